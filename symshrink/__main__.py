@@ -1,0 +1,3 @@
+from symshrink.cli import main
+
+main()

@@ -1,0 +1,25 @@
+"""User-facing errors: one line naming the file (and line), exit code 2, no traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class ReproError(Exception):
+    """Bad input: the CLI prints `str(error)` on one line and exits 2."""
+
+    def __init__(self, message: str, path: str | Path | None = None, line: int | None = None):
+        self.message = message
+        self.path = str(path) if path is not None else None
+        self.line = line
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:
+        where = self.path or "<input>"
+        if self.line is not None:
+            where += f":{self.line}"
+        return f"{where}: {self.message}"
+
+
+class ExprError(ValueError):
+    """An expression that does not parse or calls an unknown function."""

@@ -1,0 +1,144 @@
+"""The immutable model of an after-aot repro script.
+
+Everything symshrink does works on this model, never on raw text: passes return new
+models, `render` turns one back into a script. Expressions are sympy trees built by
+`symshrink.expr` (inert torch-named functions, integer symbols), so models compare and
+hash structurally.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+
+import sympy
+
+Expr = sympy.Expr
+
+
+@dataclass(frozen=True)
+class Storage:
+    """`bufN = reader.storage(hash, nbytes, device=..., dtype_hint=...)`."""
+
+    name: str
+    hash: str | None
+    nbytes: Expr
+    device: str | None = None  # source text, e.g. "device(type='cuda', index=0)"
+    dtype_hint: str | None = None  # source text, e.g. "torch.int64"
+
+
+@dataclass(frozen=True)
+class TensorInput:
+    """`reader.tensor(buf, shape, stride, storage_offset=..., dtype=..., ...)  # name`."""
+
+    name: str
+    storage: str
+    shape: tuple[Expr, ...]
+    stride: tuple[Expr, ...] | None = None
+    storage_offset: Expr | None = None
+    dtype: str | None = None  # source text, e.g. "torch.int64"
+    requires_grad: bool | None = None
+    is_leaf: bool | None = None
+    metadata: tuple[tuple[str, str], ...] = ()  # any other keyword, as source text
+
+    def exprs(self) -> Iterator[Expr]:
+        yield from self.shape
+        yield from self.stride or ()
+        if self.storage_offset is not None:
+            yield self.storage_offset
+
+
+@dataclass(frozen=True)
+class SymIntInput:
+    """`reader.symint(hint, expr='...')  # name`; `expr` is None for old scripts."""
+
+    name: str
+    hint: int | None
+    expr: Expr | None = None
+
+    def exprs(self) -> Iterator[Expr]:
+        if self.expr is not None:
+            yield self.expr
+
+
+@dataclass(frozen=True)
+class OtherInput:
+    """const / unsupported / generator / opaque inputs, kept verbatim.
+
+    `source` holds the statement line(s) exactly as written (an `unsupported` input's
+    raw-string block included), without the load_args indentation.
+    """
+
+    name: str
+    kind: str
+    source: str
+
+    def exprs(self) -> Iterator[Expr]:
+        return iter(())
+
+
+Input = TensorInput | SymIntInput | OtherInput
+
+
+@dataclass(frozen=True)
+class Repro:
+    """A repro script: free symbols with hints, inputs in placeholder order, code.
+
+    `hints` maps every free symbol name to its integer hint. `storages` are emitted before
+    the first tensor that uses them. `preamble` is the verbatim text between the hint
+    lines and the `Repro` class (imports, config settings); `module_source` is the
+    `class Repro` source; `load_args_tail` are load_args statements torch writes after
+    the inputs (repeat_interleave fix-ups), verbatim; `run_options` are the keyword
+    arguments of the `run_repro` call, as source text.
+    """
+
+    hints: Mapping[str, int]
+    inputs: tuple[Input, ...]
+    storages: tuple[Storage, ...] = ()
+    module_source: str = ""
+    preamble: str = ""
+    load_args_tail: tuple[str, ...] = ()
+    run_options: tuple[tuple[str, str], ...] = ()
+    has_hint_lines: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hints", _FrozenDict(sorted(self.hints.items())))
+
+    @property
+    def free_symbols(self) -> tuple[str, ...]:
+        return tuple(self.hints)
+
+    def symints(self) -> list[tuple[int, SymIntInput]]:
+        """(placeholder index, input) of every SymInt input."""
+        return [(i, x) for i, x in enumerate(self.inputs) if isinstance(x, SymIntInput)]
+
+    def tensors(self) -> list[tuple[int, TensorInput]]:
+        return [(i, x) for i, x in enumerate(self.inputs) if isinstance(x, TensorInput)]
+
+    def storage(self, name: str) -> Storage:
+        for s in self.storages:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def all_exprs(self) -> Iterator[Expr]:
+        """Every expression of the model: inputs' then storages' nbytes."""
+        for x in self.inputs:
+            yield from x.exprs()
+        for s in self.storages:
+            yield s.nbytes
+
+    def replace(self, **changes: object) -> Repro:
+        return replace(self, **changes)
+
+
+class _FrozenDict(dict):
+    """A dict that refuses mutation, so a frozen Repro's hints stay frozen."""
+
+    def _refuse(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("Repro.hints is immutable; use Repro.replace(hints=...)")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(self.items()))
