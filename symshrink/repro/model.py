@@ -8,7 +8,7 @@ hash structurally.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 
 import sympy
@@ -79,6 +79,15 @@ class OtherInput:
 
 Input = TensorInput | SymIntInput | OtherInput
 
+# What torch's after_aot writes in the main block when nothing else is known.
+DEFAULT_RUN_OPTIONS: tuple[tuple[str, str], ...] = (
+    ("accuracy", "False"),
+    ("command", "'run'"),
+    ("save_dir", "None"),
+    ("tracing_mode", "'symbolic'"),
+    ("check_str", "None"),
+)
+
 
 @dataclass(frozen=True)
 class Repro:
@@ -98,8 +107,7 @@ class Repro:
     module_source: str = ""
     preamble: str = ""
     load_args_tail: tuple[str, ...] = ()
-    run_options: tuple[tuple[str, str], ...] = ()
-    has_hint_lines: bool = True
+    run_options: tuple[tuple[str, str], ...] = DEFAULT_RUN_OPTIONS
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hints", _FrozenDict(sorted(self.hints.items())))
@@ -127,6 +135,28 @@ class Repro:
             yield from x.exprs()
         for s in self.storages:
             yield s.nbytes
+
+    @property
+    def is_old_style(self) -> bool:
+        """Written before torch 2.13: no hint lines and no `expr=` on any SymInt."""
+        return not self.hints and all(x.expr is None for _, x in self.symints())
+
+    def map_exprs(self, fn: Callable[[Expr], Expr]) -> Repro:
+        """Apply `fn` to every expression: SymInts, tensor shapes/strides/offsets, storages."""
+        inputs = []
+        for x in self.inputs:
+            if isinstance(x, SymIntInput) and x.expr is not None:
+                x = replace(x, expr=fn(x.expr))
+            elif isinstance(x, TensorInput):
+                x = replace(
+                    x,
+                    shape=tuple(fn(e) for e in x.shape),
+                    stride=tuple(fn(e) for e in x.stride) if x.stride is not None else None,
+                    storage_offset=fn(x.storage_offset) if x.storage_offset is not None else None,
+                )
+            inputs.append(x)
+        storages = tuple(replace(s, nbytes=fn(s.nbytes)) for s in self.storages)
+        return replace(self, inputs=tuple(inputs), storages=storages)
 
     def replace(self, **changes: object) -> Repro:
         return replace(self, **changes)

@@ -1,0 +1,69 @@
+"""What every pass needs: substitution across a whole model, normalization, validity, size."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import sympy
+
+from symshrink.errors import ExprError
+from symshrink.expr import evaluate, free_symbol_names, op_count, substitute
+from symshrink.repro.model import Repro, SymIntInput
+from symshrink.repro.source import forward_statement_count, output_count
+
+
+def substitute_model(repro: Repro, mapping: Mapping[str, sympy.Expr | int]) -> Repro:
+    """Replace symbols everywhere in the model (pin to a value, merge into another)."""
+    return repro.map_exprs(lambda e: substitute(e, mapping))
+
+
+def normalize(repro: Repro) -> Repro | None:
+    """Drop hints of symbols nothing uses and recompute SymInt hints from their expressions.
+
+    Returns None when the edit made the model invalid: an expression that cannot be
+    evaluated, or a value that crosses into 0/1 or below (sizes 0 and 1 specialize in
+    torch, negative sizes are errors), which would change what the compile can prove.
+    """
+    used: set[str] = set()
+    for e in repro.all_exprs():
+        used |= free_symbol_names(e)
+    hints = {k: v for k, v in repro.hints.items() if k in used}
+    inputs = []
+    for x in repro.inputs:
+        if isinstance(x, SymIntInput) and x.expr is not None and x.hint is not None:
+            if not free_symbol_names(x.expr) <= hints.keys():
+                return None
+            try:
+                value = evaluate(x.expr, hints)
+            except ExprError:
+                return None
+            if value < 2 <= x.hint or value < 0:
+                return None
+            x = SymIntInput(x.name, value, x.expr)
+        inputs.append(x)
+    for _, t in repro.tensors():
+        for e in t.shape:
+            if not free_symbol_names(e) <= hints.keys():
+                continue  # unbacked; left as written
+            try:
+                if evaluate(e, hints) < 0:
+                    return None
+            except ExprError:
+                return None
+    return repro.replace(hints=hints, inputs=tuple(inputs))
+
+
+def size(repro: Repro) -> tuple[int, ...]:
+    """What the reducer minimizes, most important first; candidates must be strictly smaller.
+
+    Free symbols, then expression operations, inputs, graph statements and outputs, and
+    the sum of hints (smaller numbers read better and allocate less).
+    """
+    return (
+        len(repro.hints),
+        sum(op_count(e) for e in repro.all_exprs()),
+        len(repro.inputs),
+        forward_statement_count(repro.module_source),
+        output_count(repro.module_source),
+        sum(repro.hints.values()),
+    )

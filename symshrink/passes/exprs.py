@@ -1,0 +1,111 @@
+"""Simplify derived expressions: drop a term or factor, lift a child, fold to the value.
+
+Edits name a subexpression of the current model (not a position), so the same
+subexpression is rewritten the same way everywhere it occurs: a derived size that is both a
+SymInt input and a tensor dimension stays one size. All edits of a subset apply in one
+bottom-up rebuild, so nested edits compose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import sympy
+
+from symshrink.errors import ExprError
+from symshrink.expr import evaluate, free_symbol_names
+from symshrink.passes import Pass
+from symshrink.passes.common import normalize
+from symshrink.repro.model import Repro
+
+
+@dataclass(frozen=True)
+class Drop:
+    """Remove argument `index` of the Add or Mul `node`."""
+
+    node: sympy.Expr
+    index: int
+
+
+@dataclass(frozen=True)
+class Lift:
+    """Replace function `node` by its argument `index`."""
+
+    node: sympy.Expr
+    index: int
+
+
+@dataclass(frozen=True)
+class Fold:
+    """Replace `node` by its value at the hints."""
+
+    node: sympy.Expr
+
+
+ExprEdit = Drop | Lift | Fold
+
+
+def subexpressions(repro: Repro) -> list[sympy.Expr]:
+    """Distinct compound subexpressions with free symbols, outermost first, in model order."""
+    seen: dict[sympy.Expr, None] = {}
+    for e in repro.all_exprs():
+        for node in sympy.preorder_traversal(e):
+            if not node.is_Atom and node.free_symbols and node not in seen:
+                seen[node] = None
+    return list(seen)
+
+
+def edits(repro: Repro) -> list[ExprEdit]:
+    out: list[ExprEdit] = []
+    for node in subexpressions(repro):
+        if isinstance(node, sympy.Add | sympy.Mul):
+            out.extend(Drop(node, i) for i in range(len(node.args)))
+        else:
+            out.extend(Lift(node, i) for i, a in enumerate(node.args) if a.free_symbols)
+        out.append(Fold(node))
+    return out
+
+
+def apply(repro: Repro, chosen: Sequence[ExprEdit]) -> Repro | None:
+    drops: dict[sympy.Expr, set[int]] = {}
+    replace: dict[sympy.Expr, ExprEdit] = {}
+    for e in chosen:
+        if isinstance(e, Drop):
+            drops.setdefault(e.node, set()).add(e.index)
+        elif e.node in replace:
+            return None  # two different replacements of one node
+        else:
+            replace[e.node] = e
+    if set(drops) & set(replace):
+        return None
+    if any(len(ix) >= len(node.args) for node, ix in drops.items()):
+        return None  # nothing left of the sum or product
+
+    memo: dict[sympy.Expr, sympy.Expr] = {}
+
+    def rebuild(node: sympy.Expr) -> sympy.Expr:
+        if node in memo:
+            return memo[node]
+        if node.is_Atom:
+            return node
+        edit = replace.get(node)
+        if isinstance(edit, Fold):
+            out: sympy.Expr = sympy.Integer(evaluate(node, repro.hints))
+        elif isinstance(edit, Lift):
+            out = rebuild(node.args[edit.index])
+        else:
+            args = [rebuild(a) for i, a in enumerate(node.args) if i not in drops.get(node, ())]
+            out = node.func(*args) if args != list(node.args) else node
+        memo[node] = out
+        return out
+
+    if any(free_symbol_names(e.node) - repro.hints.keys() for e in replace.values()):
+        return None  # unbacked symbols have no value to fold to
+    try:
+        return normalize(repro.map_exprs(rebuild))
+    except ExprError:
+        return None  # folding divided by zero
+
+
+PASS = Pass("simplify-exprs", 1, edits, apply)

@@ -1,0 +1,66 @@
+"""Drop what the slowness does not need: graph outputs (and the code only they used), inputs.
+
+The node-level reduction torch's fx_minifier does, on our model: fewer outputs leave dead
+code, which goes; inputs forward no longer reads can then go too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from symshrink.passes import Pass
+from symshrink.passes.common import normalize
+from symshrink.repro import source
+from symshrink.repro.model import Repro, TensorInput
+
+
+@dataclass(frozen=True)
+class DropOutput:
+    index: int
+
+
+@dataclass(frozen=True)
+class DropInput:
+    name: str
+
+
+def output_edits(repro: Repro) -> list[DropOutput]:
+    n = source.output_count(repro.module_source)
+    return [DropOutput(i) for i in range(n)] if n > 1 else []
+
+
+def apply_output_drops(repro: Repro, edits: Sequence[DropOutput]) -> Repro | None:
+    code = source.drop_outputs(repro.module_source, [e.index for e in edits])
+    if code is None:
+        return None
+    return normalize(repro.replace(module_source=code))
+
+
+def input_edits(repro: Repro) -> list[DropInput]:
+    """Inputs whose placeholder forward never reads."""
+    params = source.forward_params(repro.module_source)
+    if len(params) != len(repro.inputs):
+        return []  # the code and load_args disagree; leave both alone
+    used = source.used_params(repro.module_source)
+    return [DropInput(p) for p in params if p not in used]
+
+
+def apply_input_drops(repro: Repro, edits: Sequence[DropInput]) -> Repro | None:
+    names = {e.name for e in edits}
+    params = source.forward_params(repro.module_source)
+    inputs = tuple(x for p, x in zip(params, repro.inputs, strict=True) if p not in names)
+    storages_used = {x.storage for x in inputs if isinstance(x, TensorInput)}
+    return normalize(
+        repro.replace(
+            inputs=inputs,
+            storages=tuple(s for s in repro.storages if s.name in storages_used),
+            module_source=source.drop_params(repro.module_source, names),
+        )
+    )
+
+
+PASSES = [
+    Pass("drop-outputs", 0, output_edits, apply_output_drops),
+    Pass("drop-inputs", 0, input_edits, apply_input_drops),
+]

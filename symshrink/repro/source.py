@@ -1,0 +1,136 @@
+"""The `class Repro` graph code as data: its forward's parameters, statements and outputs.
+
+FX writes `forward` as straight-line code: one assignment per node (`x = torch.ops...`),
+`a = b = None` lines that only free memory, and `return (outs,)`. That is enough to do
+the node-level reduction torch's fx_minifier does, on text, with `ast` and no torch.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+from functools import lru_cache
+
+# Calls whose result may be unused but which must stay: in-place and out= ops mutate.
+_SIDE_EFFECT_MARKERS = ("_.", "copy_", "resize_", "set_", "print", "_assert", "_check")
+
+
+@lru_cache(maxsize=512)
+def _forward(module_source: str) -> tuple[ast.Module, ast.FunctionDef] | None:
+    try:
+        tree = ast.parse(module_source)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == "forward":
+            return tree, node
+    return None
+
+
+def forward_params(module_source: str) -> list[str]:
+    """Placeholder names of `forward`, in order (without `self`)."""
+    found = _forward(module_source)
+    if found is None:
+        return []
+    return [a.arg for a in found[1].args.args[1:]]
+
+
+def forward_statement_count(module_source: str) -> int:
+    """Graph statements of forward, not counting `x = None` memory hints."""
+    found = _forward(module_source)
+    if found is None:
+        return 0
+    return sum(1 for s in found[1].body if not _is_release(s))
+
+
+def used_params(module_source: str) -> set[str]:
+    """Parameters of forward that its body reads."""
+    found = _forward(module_source)
+    if found is None:
+        return set()
+    params = set(forward_params(module_source))
+    return {
+        n.id
+        for s in found[1].body
+        if not _is_release(s)
+        for n in ast.walk(s)
+        if isinstance(n, ast.Name) and n.id in params
+    }
+
+
+def output_count(module_source: str) -> int:
+    found = _forward(module_source)
+    if found is None:
+        return 0
+    ret = _return(found[1])
+    return len(ret.value.elts) if ret is not None and isinstance(ret.value, ast.Tuple) else 0
+
+
+def drop_outputs(module_source: str, drop: Sequence[int]) -> str | None:
+    """Forward without the given outputs, dead code removed; None if nothing would be left."""
+    found = _forward(module_source)
+    if found is None:
+        return None
+    tree = ast.parse(module_source)  # a private copy to edit
+    fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "forward")
+    ret = _return(fn)
+    if ret is None or not isinstance(ret.value, ast.Tuple):
+        return None
+    keep = [e for i, e in enumerate(ret.value.elts) if i not in set(drop)]
+    if not keep:
+        return None
+    ret.value.elts = keep
+    fn.body = _dead_code_eliminated(fn.body)
+    return ast.unparse(tree)
+
+
+def drop_params(module_source: str, names: set[str]) -> str:
+    """Forward without the given (unused) parameters."""
+    tree = ast.parse(module_source)
+    fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "forward")
+    fn.args.args = [a for a in fn.args.args if a.arg not in names]
+    return ast.unparse(tree)
+
+
+def _return(fn: ast.FunctionDef) -> ast.Return | None:
+    last = fn.body[-1] if fn.body else None
+    return last if isinstance(last, ast.Return) else None
+
+
+def _is_release(stmt: ast.stmt) -> bool:
+    """`a = b = None`: FX's memory release lines, not graph nodes."""
+    return (
+        isinstance(stmt, ast.Assign)
+        and isinstance(stmt.value, ast.Constant)
+        and stmt.value.value is None
+    )
+
+
+def _dead_code_eliminated(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Keep the statements the return (or a side effect) needs; drop release lines."""
+    live: set[str] = set()
+    kept: list[ast.stmt] = []
+    for stmt in reversed(body):
+        if _is_release(stmt):
+            continue
+        targets = {
+            n.id
+            for t in getattr(stmt, "targets", [])
+            for n in ast.walk(t)
+            if isinstance(n, ast.Name)
+        }
+        needed = (
+            isinstance(stmt, ast.Return)
+            or not targets
+            or bool(targets & live)
+            or any(m in ast.unparse(stmt) for m in _SIDE_EFFECT_MARKERS)
+        )
+        if needed:
+            kept.append(stmt)
+            live -= targets
+            live |= {
+                n.id
+                for n in ast.walk(stmt)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+            }
+    return list(reversed(kept))

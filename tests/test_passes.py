@@ -1,0 +1,131 @@
+"""Each pass: table tests of its rewrites, and the property that it only proposes smaller models."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from symshrink.expr import evaluate, parse_expr, torch_str
+from symshrink.passes import all_passes, exprs, inputs, numbers, symbols
+from symshrink.passes.common import normalize, size
+from symshrink.repro.model import Repro, SymIntInput
+from tests.planted import planted_model
+
+MODULE = "class Repro(torch.nn.Module):\n    def forward(self, k):\n        return (k,)"
+
+
+def symint_model(text: str, hints: dict[str, int]) -> Repro:
+    e = parse_expr(text)
+    return Repro(
+        hints=hints,
+        inputs=(SymIntInput("k", evaluate(e, hints), e),),
+        module_source=MODULE,
+    )
+
+
+def only_expr(repro: Repro) -> str:
+    return torch_str(repro.inputs[0].expr)
+
+
+def test_pin_replaces_symbol_by_hint_and_recomputes_hints() -> None:
+    m = symint_model("((s0 + s1 + s2)//160) + 866", {"s0": 100, "s1": 200, "s2": 300})
+    out = symbols.apply_pins(m, [symbols.Pin("s1")])
+    assert dict(out.hints) == {"s0": 100, "s2": 300}
+    assert only_expr(out) == "(((s0 + s2 + 200)//160)) + 866"
+    assert out.inputs[0].hint == m.inputs[0].hint
+
+
+def test_merge_resolves_into_kept_symbol_and_refuses_chains() -> None:
+    m = symint_model("s0*s1 + s2", {"s0": 3, "s1": 5, "s2": 7})
+    out = symbols.apply_merges(m, [symbols.Merge("s1", "s0")])
+    assert only_expr(out) == "s0**2 + s2"
+    assert out.inputs[0].hint == 3 * 3 + 7
+    assert symbols.apply_merges(m, [symbols.Merge("s1", "s0"), symbols.Merge("s0", "s2")]) is None
+
+
+def test_expr_edits_drop_lift_fold() -> None:
+    m = symint_model("Max(s0 + s1, (s2//3))", {"s0": 10, "s1": 20, "s2": 90})
+    add = parse_expr("s0 + s1")
+    floordiv = parse_expr("(s2//3)")
+    top = parse_expr("Max(s0 + s1, (s2//3))")
+    table = [
+        ([exprs.Drop(add, 0)], "Max(s1, (s2//3))"),
+        ([exprs.Lift(top, 1)], "(s2//3)"),
+        ([exprs.Fold(floordiv)], "Max(s0 + s1, 30)"),
+        ([exprs.Drop(add, 1), exprs.Lift(top, 0)], "s0"),
+    ]
+    for chosen, expected in table:
+        out = exprs.apply(m, chosen)
+        assert out is not None and only_expr(out) == expected, chosen
+    # Two replacements of one node conflict; dropping every term leaves nothing.
+    assert exprs.apply(m, [exprs.Lift(top, 0), exprs.Fold(top)]) is None
+    assert exprs.apply(m, [exprs.Drop(add, 0), exprs.Drop(add, 1)]) is None
+
+
+def test_expr_edits_are_consistent_across_occurrences() -> None:
+    """A sum that is both inside `k = S//160 + 866` and the SymInt `S` changes in both."""
+    m = planted_model(4)
+    total = m.inputs[5].expr
+    out = exprs.apply(m, [exprs.Drop(total, 0)])
+    assert out is not None
+    assert out.inputs[5].expr == total - total.args[0]
+    assert out.inputs[4].expr == m.inputs[4].expr.xreplace({total: total - total.args[0]})
+    assert out.inputs[5].hint == m.inputs[5].hint - m.hints[str(total.args[0])]
+
+
+def test_values_must_not_cross_into_specialized_sizes() -> None:
+    m = symint_model("s0 - s1", {"s0": 10, "s1": 9})
+    assert normalize(m) is not None
+    assert exprs.apply(m, [exprs.Fold(parse_expr("s0 - s1"))]) is not None  # value kept: 1
+    e = parse_expr("s0 - s1 + 5")
+    m2 = symint_model("s0 - s1 + 5", {"s0": 10, "s1": 9})
+    # Dropping s0 gives -9 + 5 < 0: refused before any test runs.
+    assert exprs.apply(m2, [exprs.Drop(e, e.args.index(parse_expr("s0")))]) is None
+
+
+def test_shrink_hints_keeps_distinct_symbols_distinct() -> None:
+    m = symint_model("s0 + s1", {"s0": 8, "s1": 4})
+    assert numbers.apply(m, [numbers.Halve("s0")]) is None  # 4 would equal s1
+    out = numbers.apply(m, [numbers.Halve("s0"), numbers.Halve("s1")])
+    assert dict(out.hints) == {"s0": 4, "s1": 2}
+    assert numbers.edits(out) == [numbers.Halve("s0")]  # s1 = 2 cannot halve to 1
+
+
+def test_drop_outputs_removes_dead_code_then_inputs_can_go() -> None:
+    m = planted_model(3)
+    out = inputs.apply_output_drops(m, [inputs.DropOutput(0), inputs.DropOutput(1)])
+    assert out is not None
+    assert "sum_0" not in out.module_source and "sum_2" in out.module_source
+    drops = inputs.input_edits(out)
+    assert [d.name for d in drops] == ["arg0_1", "arg1_1", "arg4_1"]
+    smaller = inputs.apply_input_drops(out, drops)
+    assert [x.name for x in smaller.inputs] == ["arg2_1", "arg3_1"]
+    assert [s.name for s in smaller.storages] == ["buf2"]
+
+
+def test_every_pass_is_registered() -> None:
+    passes = all_passes()
+    assert [p.tier for p in passes] == sorted(p.tier for p in passes)
+    names = [p.name for p in passes]
+    assert {
+        "pin-symbols",
+        "merge-symbols",
+        "simplify-exprs",
+        "shrink-hints",
+        "drop-outputs",
+        "drop-inputs",
+    } <= set(names)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 8), seed=st.integers(0, 1000), data=st.data())
+def test_every_pass_proposes_only_smaller_models(n: int, seed: int, data: st.DataObject) -> None:
+    m = planted_model(n, seed)
+    for p in all_passes():
+        edits = p.edits(m)
+        if not edits:
+            continue
+        chosen = data.draw(st.lists(st.sampled_from(edits), min_size=1, max_size=4, unique=True))
+        out = p.apply(m, chosen)
+        if out is not None:
+            assert size(out) < size(m), (p.name, chosen)
