@@ -107,18 +107,17 @@ class Reducer:
         return current
 
     def _fixpoint(self, current: Repro) -> Repro:
+        """Each pass to its own fixpoint, tier by tier; reopening progress restarts at tier 0."""
         self._best = current
         tiers = sorted({p.tier for p in self.passes})
         level = 0
         while level < len(tiers):
-            progress = False
+            reopened = False
             for p in (p for p in self.passes if p.tier == tiers[level]):
-                improved = self._run_pass(p, current)
-                if improved is not None:
+                while (improved := self._run_pass(p, current)) is not None:
                     current = improved
-                    progress = True
-            # Progress in a later tier may open up work for earlier ones: start over.
-            level = 0 if progress and level > 0 else level + (not progress)
+                    reopened |= p.reopens
+            level = 0 if reopened and level > 0 else level + 1
         return current
 
     def _run_pass(self, p: Pass, current: Repro) -> Repro | None:

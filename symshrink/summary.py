@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+import sympy
+
+from symshrink.errors import ExprError
 from symshrink.expr import free_symbol_names, python_str, torch_str
 from symshrink.graph import SymGraph
 from symshrink.repro.model import OtherInput, Repro
@@ -18,7 +21,7 @@ def summary(repro: Repro) -> dict[str, Any]:
             "index": i,
             "name": x.name,
             "hint": x.hint,
-            "expr": python_str(x.expr) if x.expr is not None else None,
+            "expr": _python_text(x.expr) if x.expr is not None else None,
             "free_symbols": sorted(free_symbol_names(x.expr)) if x.expr is not None else [],
         }
         for i, x in repro.symints()
@@ -49,6 +52,14 @@ def summary(repro: Repro) -> dict[str, Any]:
         "width": graph.width().as_dict(),
         "warnings": warnings(repro),
     }
+
+
+def _python_text(expr: sympy.Expr) -> str:
+    """Plain-Python text where one exists (every integer function but one), else torch's."""
+    try:
+        return python_str(expr)
+    except ExprError:
+        return torch_str(expr)
 
 
 def warnings(repro: Repro) -> list[str]:

@@ -29,12 +29,15 @@ class Pass:
 
     `tier` orders passes: lower tiers run first and again whenever a later tier makes
     progress, so cheap, big reductions (pin symbols, drop outputs) come before fine ones.
+    A pass whose changes cannot enable earlier passes (shrinking numbers) sets
+    `reopens=False`, so its progress does not send the reducer back to tier 0.
     """
 
     name: str
     tier: int
     edits: EditsFn
     apply: ApplyFn
+    reopens: bool = True
 
 
 def all_passes() -> list[Pass]:

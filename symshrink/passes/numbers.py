@@ -37,4 +37,4 @@ def apply(repro: Repro, chosen: Sequence[Halve]) -> Repro | None:
     return normalize(repro.replace(hints=hints))
 
 
-PASS = Pass("shrink-hints", 3, edits, apply)
+PASS = Pass("shrink-hints", 3, edits, apply, reopens=False)
