@@ -1,23 +1,23 @@
 """The reduction loop: passes in tiers to a fixpoint, every change kept only if still interesting.
 
-The reducer knows nothing of torch: it asks a `test(repro) -> bool` (in the CLI, the
-oracle behind a script renderer) and minimizes, for each pass, the set of that pass's
+The reducer knows nothing of torch: it asks a `test(repro) -> bool | Verdict` (in the
+CLI, the oracle behind a script renderer) and minimizes, for each pass, the set of that pass's
 edits left unapplied. Progress is deterministic, so a resumed run replays the same
-decisions from its journal and repeats no test. Candidates that are not strictly smaller
+decisions from its journal (the oracle's verdict cache, keyed by canonical form) and
+repeats no test. Candidates that are not strictly smaller
 are rejected before any test runs.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from symshrink import search
+from symshrink.oracle.cache import Cache
+from symshrink.oracle.verdict import Verdict
 from symshrink.passes import Pass, all_passes
 from symshrink.passes.common import size
 from symshrink.repro.model import Repro
@@ -25,7 +25,7 @@ from symshrink.repro.render import canonical_key
 
 log = logging.getLogger(__name__)
 
-Test = Callable[[Repro], bool]
+Test = Callable[[Repro], "bool | Verdict"]
 
 
 class BudgetExhausted(Exception):
@@ -47,32 +47,6 @@ class Stats:
         return dict(self.__dict__)
 
 
-class Journal:
-    """Verdicts by canonical key, appended as JSONL so a resumed run repeats no test."""
-
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path
-        self.verdicts: dict[str, bool] = {}
-        if path is not None and path.exists():
-            for line in path.read_text().splitlines():
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError:
-                    continue  # a line cut short by a kill
-                self.verdicts[row["key"]] = bool(row["interesting"])
-
-    def get(self, key: str) -> bool | None:
-        return self.verdicts.get(key)
-
-    def put(self, key: str, interesting: bool, **info: object) -> None:
-        self.verdicts[key] = interesting
-        if self.path is not None:
-            with self.path.open("a") as f:
-                f.write(json.dumps({"key": key, "interesting": interesting, **info}) + "\n")
-                f.flush()
-                os.fsync(f.fileno())
-
-
 @dataclass
 class Reducer:
     """Reduce a model with `passes` while `test` holds.
@@ -83,7 +57,7 @@ class Reducer:
 
     test: Test
     passes: list[Pass] = field(default_factory=all_passes)
-    journal: Journal = field(default_factory=Journal)
+    journal: Cache = field(default_factory=Cache)
     on_improve: Callable[[Repro], None] | None = None
     on_call: Callable[[Stats, Repro], None] | None = None
     max_calls: int | None = None
@@ -166,16 +140,17 @@ class Reducer:
         else:
             self._check_budget()
             self.stats.oracle_calls += 1
-            verdict = self.test(candidate)
-            self.journal.put(key, verdict, size=list(size(candidate)))
+            answer = self.test(candidate)
+            verdict = answer if isinstance(answer, Verdict) else _bool_verdict(answer)
+            self.journal.put(key, verdict)
         if self.on_call is not None:
             self.on_call(self.stats, candidate)
-        if verdict and size(candidate) < size(self._best):
+        if verdict.interesting and size(candidate) < size(self._best):
             self._best = candidate
             self.stats.accepted += 1
             if self.on_improve is not None:
                 self.on_improve(candidate)
-        return verdict
+        return verdict.interesting
 
     def _check_budget(self) -> None:
         if self.max_calls is not None and self.stats.oracle_calls >= self.max_calls:
@@ -188,3 +163,8 @@ def reduce(repro: Repro, test: Test, **options: object) -> tuple[Repro, Stats]:
     """Convenience: run a Reducer built from `options`; return the result and its stats."""
     reducer = Reducer(test=test, **options)  # type: ignore[arg-type]
     return reducer.run(repro), reducer.stats
+
+
+def _bool_verdict(interesting: bool) -> Verdict:
+    """A plain predicate's answer, in the form the journal stores."""
+    return Verdict(status="slow" if interesting else "fast", interesting=interesting)
