@@ -52,7 +52,10 @@ class Reducer:
     """Reduce a model with `passes` while `test` holds.
 
     `on_improve(repro)` is called after every accepted change (the CLI writes the best
-    result so far to disk there). `max_calls` / `max_time` bound the oracle work.
+    result so far to disk there), `on_call(stats, best)` after every test (progress).
+    `max_calls` / `max_time` bound the oracle work; `best` is the smallest interesting
+    model so far, also after an interrupt. With `jobs` > 1, each pass hands `test_many`
+    batches of up to `jobs` independent candidates (`search.parallel_dd`).
     """
 
     test: Test
@@ -63,26 +66,28 @@ class Reducer:
     max_calls: int | None = None
     max_time: float | None = None
     strategy: str = "auto"
+    jobs: int = 1
+    test_many: Callable[[list[Repro]], list[bool | Verdict]] | None = None
     stats: Stats = field(default_factory=Stats)
+    best: Repro | None = field(default=None, init=False)
 
     def run(self, repro: Repro) -> Repro:
         """The smallest interesting model found; the input is assumed interesting."""
         start = time.monotonic()
         self._deadline = start + self.max_time if self.max_time is not None else None
-        current = repro
+        self.best = current = repro
         try:
             current = self._fixpoint(current)
             self.stats.fixpoint = True
         except BudgetExhausted as e:
             self.stats.stopped_by = str(e)
-            current = self._best
+            current = self.best
         finally:
             self.stats.seconds = time.monotonic() - start
         return current
 
     def _fixpoint(self, current: Repro) -> Repro:
         """Each pass to its own fixpoint, tier by tier; reopening progress restarts at tier 0."""
-        self._best = current
         tiers = sorted({p.tier for p in self.passes})
         level = 0
         while level < len(tiers):
@@ -101,68 +106,84 @@ class Reducer:
         counts = self.stats.per_pass.setdefault(p.name, {"calls": 0, "accepted": 0})
         current_size = size(current)
 
-        def still_interesting(kept: tuple) -> bool:
+        def candidate(kept: tuple) -> Repro | bool:
+            """The model with every edit not in `kept` applied, or the answer without a test."""
             kept_set = set(kept)
             chosen = [e for e in edits if e not in kept_set]
             if not chosen:
                 return True
-            candidate = p.apply(current, chosen)
-            if candidate is None:
+            model = p.apply(current, chosen)
+            if model is None:
                 return False
-            if size(candidate) >= current_size:
+            if size(model) >= current_size:
                 self.stats.rejected_not_smaller += 1
                 return False
-            counts["calls"] += 1
-            return self.is_interesting(candidate)
+            return model
 
-        kept = search.minimize(edits, still_interesting, strategy=self.strategy)
+        def test_many(kepts: list[tuple]) -> list[bool]:
+            models = [candidate(k) for k in kepts]
+            tested = [m for m in models if isinstance(m, Repro)]
+            counts["calls"] += len(tested)
+            answers = iter(self.judge(tested))
+            return [next(answers) if isinstance(m, Repro) else m for m in models]
+
+        if self.jobs > 1:
+            kept = search.parallel_dd(edits, test_many, self.jobs)
+        else:
+            kept = search.minimize(edits, lambda k: test_many([k])[0], strategy=self.strategy)
         if len(kept) == len(edits):
             return None
-        kept_set = set(kept)
-        result = p.apply(current, [e for e in edits if e not in kept_set])
-        assert result is not None
+        result = candidate(kept)
+        assert isinstance(result, Repro)
         counts["accepted"] += 1
         log.info(
-            "%s: %d of %d edits applied, size %s",
-            p.name,
-            len(edits) - len(kept),
-            len(edits),
-            size(result),
+            "%s: %d of %d edits, size %s", p.name, len(edits) - len(kept), len(edits), size(result)
         )
         return result
 
-    def is_interesting(self, candidate: Repro) -> bool:
-        """The test, through the journal; accepting a new best model as a side effect."""
-        key = canonical_key(candidate)
-        verdict = self.journal.get(key)
-        if verdict is not None:
-            self.stats.cache_hits += 1
-        else:
+    def judge(self, candidates: list[Repro]) -> list[bool]:
+        """The test of each candidate, through the journal; new ones in one batch.
+
+        Accepting a new best model (and reporting it) is a side effect. With `jobs` > 1 a
+        batch may overshoot `max_calls` by fewer than `jobs` calls.
+        """
+        keys = [canonical_key(c) for c in candidates]
+        verdicts: dict[str, Verdict] = {}
+        todo: dict[str, Repro] = {}
+        for key, model in zip(keys, candidates, strict=True):
+            cached = self.journal.get(key) if key not in todo else None
+            if cached is not None:
+                self.stats.cache_hits += 1
+                verdicts[key] = cached
+            else:
+                todo[key] = model
+        if todo:
             self._check_budget()
-            self.stats.oracle_calls += 1
-            answer = self.test(candidate)
-            verdict = answer if isinstance(answer, Verdict) else _bool_verdict(answer)
-            self.journal.put(key, verdict)
+            self.stats.oracle_calls += len(todo)
+            models = list(todo.values())
+            if self.test_many is not None and len(models) > 1:
+                answers = self.test_many(models)
+            else:
+                answers = [self.test(m) for m in models]
+            for key, answer in zip(todo, answers, strict=True):
+                verdict = answer if isinstance(answer, Verdict) else _bool_verdict(answer)
+                self.journal.put(key, verdict)
+                verdicts[key] = verdict
+        for key, model in zip(keys, candidates, strict=True):
+            if verdicts[key].interesting and size(model) < size(self.best):
+                self.best = model
+                self.stats.accepted += 1
+                if self.on_improve is not None:
+                    self.on_improve(model)
         if self.on_call is not None:
-            self.on_call(self.stats, candidate)
-        if verdict.interesting and size(candidate) < size(self._best):
-            self._best = candidate
-            self.stats.accepted += 1
-            if self.on_improve is not None:
-                self.on_improve(candidate)
-        return verdict.interesting
+            self.on_call(self.stats, self.best)
+        return [verdicts[key].interesting for key in keys]
 
     def _check_budget(self) -> None:
         if self.max_calls is not None and self.stats.oracle_calls >= self.max_calls:
             raise BudgetExhausted(f"max_calls={self.max_calls}")
         if self._deadline is not None and time.monotonic() >= self._deadline:
             raise BudgetExhausted(f"max_time={self.max_time}")
-
-
-def reduce(repro: Repro, test: Test, **options: object) -> tuple[Repro, Stats]:
-    """Convenience: run a Reducer built from `options`; return the result and its stats."""
-    reducer = Reducer(test=test, **options)  # type: ignore[arg-type]
-    return reducer.run(repro), reducer.stats
 
 
 def _bool_verdict(interesting: bool) -> Verdict:

@@ -47,7 +47,7 @@ __all__ = [
     "find_integer",
     "greedy_chunks",
     "minimize",
-    "parallel_single_removals",
+    "parallel_dd",
     "probdd",
 ]
 
@@ -331,34 +331,44 @@ def greedy_chunks(items: Iterable[T], test: Predicate[T]) -> tuple[T, ...]:
     return tuple(run.kept)
 
 
-def parallel_single_removals(
-    items: Iterable[T], test_many: Callable[[list[tuple[T, ...]]], list[bool]]
+def parallel_dd(
+    items: Iterable[T], test_many: Callable[[list[tuple[T, ...]]], list[bool]], width: int
 ) -> tuple[T, ...]:
-    """One batch-friendly round: test every single removal at once, merge the successes.
+    """ddmin's complement removals, `width` candidates per batch (one per worker).
 
-    ``test_many`` answers a list of kept tuples (e.g. on N workers). The merged candidate
-    is checked once; if it fails (the predicate is not monotone there), successes are
-    added back one at a time, each in its own one-item batch. One round only: the caller
-    repeats to a fixpoint, as passes do. The result always tested True (or is the input).
+    Removing each of the current chunks is an independent candidate, so a batch of `width`
+    of them runs at once; the successes of a batch are merged (checked once when there are
+    several; if the merge fails, the first success alone is kept). Chunks halve down to
+    single items, so the result is 1-minimal. More calls than `bisect`, fewer rounds: the
+    strategy for N workers, where wall time is rounds, not calls.
     """
-    items = _distinct(items)
-    candidates = [items[:i] + items[i + 1 :] for i in range(len(items))]
-    verdicts = test_many(candidates) if candidates else []
-    if len(verdicts) != len(candidates):
-        raise ValueError(f"test_many answered {len(verdicts)} of {len(candidates)} candidates")
-    removable = [x for x, ok in zip(items, verdicts, strict=True) if ok]
-    if not removable:
-        return items
-    drop = set(removable)
-    merged = tuple(x for x in items if x not in drop)
-    if len(removable) == 1 or test_many([merged])[0]:
-        return merged
-    drop = {removable[0]}
-    for x in removable[1:]:
-        candidate = tuple(y for y in items if y not in drop and y != x)
-        if candidate != merged and test_many([candidate])[0]:
-            drop.add(x)
-    return tuple(x for x in items if x not in drop)
+    kept = list(_distinct(items))
+    width = max(1, width)
+    size = max(1, len(kept) // max(2, width))
+    while kept:
+        i = 0
+        while i * size < len(kept):
+            chunks = [kept[j : j + size] for j in range(i * size, len(kept), size)][:width]
+            candidates = [_without(kept, c) for c in chunks]
+            verdicts = test_many(candidates)
+            wins = [c for c, ok in zip(chunks, verdicts, strict=True) if ok]
+            if not wins:
+                i += len(chunks)
+                continue
+            merged = _without(kept, [x for c in wins for x in c])
+            if len(wins) == 1 or test_many([merged])[0]:
+                kept = list(merged)
+            else:
+                kept = list(_without(kept, wins[0]))
+        if size == 1:
+            break
+        size = max(1, size // 2)
+    return tuple(kept)
+
+
+def _without(kept: Sequence[T], drop: Iterable[T]) -> tuple[T, ...]:
+    gone = set(drop)
+    return tuple(x for x in kept if x not in gone)
 
 
 Minimizer = Callable[[Iterable[T], Predicate[T]], tuple[T, ...]]

@@ -91,3 +91,20 @@ def test_uninteresting_edits_are_never_accepted() -> None:
     result = Reducer(test=recording).run(model)
     assert answers.get(result, True)
     assert test(result)
+
+
+def test_parallel_batches_reach_the_same_planted_set() -> None:
+    model = planted_model(16)
+    planted = choose_planted(16, 3)
+    test = planted_predicate(planted)
+    batches: list[int] = []
+
+    def test_many(models):
+        batches.append(len(models))
+        return [test(m) for m in models]
+
+    reducer = Reducer(test=test, test_many=test_many, jobs=4)
+    result = reducer.run(model)
+    assert set(result.hints) == planted
+    assert batches and max(batches) <= 4
+    assert any(b > 1 for b in batches)

@@ -17,7 +17,7 @@ from symshrink.search import (
     CountingPredicate,
     find_integer,
     minimize,
-    parallel_single_removals,
+    parallel_dd,
 )
 
 NAMES = [*STRATEGIES, "auto"]
@@ -152,25 +152,24 @@ def batched(test: Test, log: list[int]) -> Callable[[list[tuple[int, ...]]], lis
     return test_many
 
 
-def test_parallel_single_removals_merges_in_two_batches() -> None:
-    items = tuple(range(20))
+@pytest.mark.parametrize("width", [1, 2, 4, 8])
+@pytest.mark.parametrize(("n", "needed"), [(20, {4, 7, 15}), (64, {0, 63}), (9, set())])
+def test_parallel_dd_finds_planted_items_in_batches_of_width(
+    width: int, n: int, needed: set[int]
+) -> None:
     batches: list[int] = []
-    result = parallel_single_removals(items, batched(planted({4, 7, 15}), batches))
-    assert result == (4, 7, 15)
-    assert batches == [20, 1]
+    result = parallel_dd(range(n), batched(planted(needed), batches), width)
+    assert result == tuple(sorted(needed))
+    assert max(batches) <= width
 
 
-def test_parallel_single_removals_falls_back_when_merge_fails() -> None:
-    items = tuple(range(8))
-
+def test_parallel_dd_is_one_minimal_when_merges_fail() -> None:
     def test(kept: tuple[int, ...]) -> bool:
         return {1, 5} <= set(kept) and len(kept) >= 5
 
-    batches: list[int] = []
-    result = parallel_single_removals(items, batched(test, batches))
+    result = parallel_dd(range(8), batched(test, []), 4)
     assert test(result) and len(result) == 5
-    assert batches[:2] == [8, 1] and set(batches[2:]) == {1}
-    assert parallel_single_removals(items, batched(lambda kept: len(kept) == 8, [])) == items
+    assert_one_minimal(result, test)
 
 
 # --- find_integer and the counting wrapper ------------------------------------------------
