@@ -64,9 +64,7 @@ def main() -> None:
     args = ap.parse_args()
 
     out = Path(tempfile.mkdtemp(prefix="symshrink-planted-"))
-    print(
-        "| n | k | ddmin calls | pin pass calls | ratio | full reduction calls | ratio | exact |"
-    )
+    print("| n | k | ddmin calls | pin pass calls | ratio | full reduction calls | ratio | exact |")
     print("|---|---|---|---|---|---|---|---|")
     totals = {"ddmin": 0.0, "pin": 0.0, "full": 0.0}
     start = time.monotonic()

@@ -86,7 +86,7 @@ class SymGraph:
         return sorted(self.repro.hints, key=lambda s: (self.graph.out_degree(s), s))
 
     def width(self) -> Width:
-        exprs = list(self.repro.all_exprs())
+        exprs = list(self.repro.input_exprs())
         symints = [x for _, x in self.repro.symints()]
         return Width(
             free_symbols=len(self.repro.hints),

@@ -61,7 +61,7 @@ def size(repro: Repro) -> tuple[int, ...]:
     """
     return (
         len(repro.hints),
-        sum(op_count(e) for e in repro.all_exprs()),
+        sum(op_count(e) for e in repro.input_exprs()),
         len(repro.inputs),
         forward_statement_count(repro.module_source),
         output_count(repro.module_source),

@@ -47,9 +47,13 @@ ExprEdit = Drop | Lift | Fold
 
 
 def subexpressions(repro: Repro) -> list[sympy.Expr]:
-    """Distinct compound subexpressions with free symbols, outermost first, in model order."""
+    """Distinct compound subexpressions with free symbols, outermost first, in input order.
+
+    Storage sizes are not proposed on their own: they follow the tensors that use them
+    (an edit of a shared subexpression still rewrites them too).
+    """
     seen: dict[sympy.Expr, None] = {}
-    for e in repro.all_exprs():
+    for e in repro.input_exprs():
         for node in sympy.preorder_traversal(e):
             if not node.is_Atom and node.free_symbols and node not in seen:
                 seen[node] = None

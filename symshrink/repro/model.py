@@ -129,10 +129,14 @@ class Repro:
                 return s
         raise KeyError(name)
 
-    def all_exprs(self) -> Iterator[Expr]:
-        """Every expression of the model: inputs' then storages' nbytes."""
+    def input_exprs(self) -> Iterator[Expr]:
+        """The inputs' expressions: what the graph sees (storage sizes only follow them)."""
         for x in self.inputs:
             yield from x.exprs()
+
+    def all_exprs(self) -> Iterator[Expr]:
+        """Every expression of the model: inputs' then storages' nbytes."""
+        yield from self.input_exprs()
         for s in self.storages:
             yield s.nbytes
 
