@@ -1,0 +1,118 @@
+"""User-defined interestingness: a command (like C-Reduce's test scripts) or a Python callable.
+
+Their verdicts use the same statuses as the compile oracle: 'slow' means "interesting"
+(exit 0, or True), 'fast' means not, 'error' that the test itself failed or timed out.
+"""
+
+from __future__ import annotations
+
+import logging
+import shlex
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from symshrink.oracle.base import BaseOracle
+from symshrink.oracle.cache import Cache
+from symshrink.oracle.runner import Job, Limits, Run, Runner, Workload, collect, supervise
+from symshrink.oracle.verdict import Verdict
+
+log = logging.getLogger(__name__)
+
+
+class CallableOracle(BaseOracle):
+    """`fn(source) -> bool` in this process: for library use and millisecond-fast tests."""
+
+    def __init__(self, fn: Callable[[str], bool], *, cache: Cache | None = None) -> None:
+        super().__init__(cache=cache)
+        self.fn = fn
+
+    def _judge(self, source: str) -> Verdict:
+        wall, cpu = time.perf_counter(), time.process_time()
+        try:
+            ok = bool(self.fn(source))
+        except Exception as exc:
+            log.debug("interestingness function raised", exc_info=True)
+            return Verdict(
+                "error",
+                False,
+                time.perf_counter() - wall,
+                time.process_time() - cpu,
+                detail=f"{type(exc).__name__}: {exc}",
+            )
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        return Verdict("slow" if ok else "fast", ok, wall, cpu)
+
+
+class CommandRunner:
+    """A `Runner` for `--test`: `CMD candidate.py` in the job's directory, its own process group.
+
+    A Runner, so that the command can run wherever runners do (a Dask worker, say).
+    """
+
+    def __init__(self, cmd: Sequence[str], *, slots: int = 1) -> None:
+        self.cmd = list(cmd)
+        self.slots = slots
+
+    def run(self, job: Job, limits: Limits) -> Run:
+        with open(job.stdout_path, "wb") as out:
+            started = time.monotonic()
+            proc = subprocess.Popen(
+                [*self.cmd, str(job.script)],
+                cwd=job.dir,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        exit_ = supervise(proc.pid, limits, started)
+        proc.returncode = exit_.returncode
+        return collect(job, exit_)
+
+    def close(self) -> None:
+        """Nothing is kept between runs."""
+
+
+class CommandOracle(BaseOracle):
+    """Runs `CMD candidate.py` in the candidate's own temp dir: exit 0 means interesting.
+
+    The command runs in its own process group, killed whole at `timeout_s` (a timeout is
+    an 'error', as in C-Vise: a test that hangs says nothing about the candidate). `runner`
+    runs it elsewhere (a `CommandRunner` of the same command, wrapped); the oracle closes it.
+    """
+
+    def __init__(
+        self,
+        cmd: str | Sequence[str],
+        *,
+        timeout_s: float = 300.0,
+        jobs: int = 1,
+        cache: Cache | None = None,
+        filename: str = "candidate.py",
+        scratch: Path | None = None,
+        runner: Runner | None = None,
+    ) -> None:
+        self.cmd = shlex.split(cmd) if isinstance(cmd, str) else list(cmd)
+        self.runner = runner if runner is not None else CommandRunner(self.cmd, slots=jobs)
+        super().__init__(cache=cache, jobs=self.runner.slots)
+        self.timeout_s = timeout_s
+        self.filename = filename
+        self.scratch = scratch
+
+    def _judge(self, source: str) -> Verdict:
+        job = Job.create(self.scratch, source, Workload(entry="script"), name=self.filename)
+        try:
+            exit_ = self.runner.run(job, Limits(timeout_s=self.timeout_s, clock="wall")).exit
+        finally:
+            job.remove()
+        if exit_.reason == "timeout":
+            return Verdict(
+                "error", False, exit_.wall_s, exit_.cpu_s, detail=f"timeout after {self.timeout_s}s"
+            )
+        ok = exit_.returncode == 0
+        status = "slow" if ok else "fast"
+        return Verdict(status, ok, exit_.wall_s, exit_.cpu_s, detail=f"exit {exit_.returncode}")
+
+    def close(self) -> None:
+        self.runner.close()

@@ -1,0 +1,115 @@
+"""Process-group bookkeeping: find a group's live members in /proc and kill them all.
+
+A candidate runs as the leader of its own process group, so everything it starts (Inductor
+compile workers, a shell's children) shares its pgid unless it calls setsid itself, which
+torch does not. Zombies count as gone: they hold no CPU or memory, only a pid entry until
+their new parent (init, or a subreaper) collects them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import logging
+import os
+import signal
+import time
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+_CLK_TCK = os.sysconf("SC_CLK_TCK")
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def _prctl(option: int, value: int) -> bool:
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+@dataclass(frozen=True)
+class ProcStat:
+    """The fields of /proc/PID/stat the oracle needs."""
+
+    pid: int
+    state: str
+    pgid: int
+    cpu_s: float  # utime + stime of the process and of its reaped children
+
+
+def read_stat(pid: int) -> ProcStat | None:
+    """Parse /proc/PID/stat; None if the process is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            raw = f.read().decode("ascii", "replace")
+    except OSError:
+        return None
+    # The command name (field 2) may contain spaces and parentheses: split after the last ')'.
+    rest = raw[raw.rfind(")") + 2 :].split()
+    ticks = sum(int(x) for x in rest[11:15])  # utime, stime, cutime, cstime
+    return ProcStat(pid=pid, state=rest[0], pgid=int(rest[2]), cpu_s=ticks / _CLK_TCK)
+
+
+def group_members(pgid: int) -> list[int]:
+    """Pids of the live (non-zombie) processes whose process group is `pgid`."""
+    members = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        st = read_stat(int(name))
+        if st is not None and st.pgid == pgid and st.state not in ("Z", "X"):
+            members.append(st.pid)
+    return members
+
+
+def signal_group(pgid: int, sig: int) -> None:
+    """Send `sig` to group `pgid`, ignoring a group that is already gone."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+def reap_group_zombies(pgid: int) -> None:
+    """Collect exited children of ours in `pgid` (orphans reparented to us as subreaper)."""
+    while True:
+        try:
+            info = os.waitid(os.P_PGID, pgid, os.WEXITED | os.WNOHANG)
+        except ChildProcessError:
+            return
+        if info is None:
+            return
+
+
+def kill_group(pgid: int, *, settle_s: float = 2.0) -> bool:
+    """SIGKILL group `pgid` until /proc shows no live member; True if none is left.
+
+    Call it after the leader was reaped (its rusage is the caller's): the group's other
+    members, Inductor's compile workers say, may outlive a leader that exited normally.
+    """
+    deadline = time.monotonic() + settle_s
+    while True:
+        signal_group(pgid, signal.SIGKILL)
+        reap_group_zombies(pgid)
+        left = group_members(pgid)
+        if not left:
+            return True
+        if time.monotonic() >= deadline:
+            log.warning("process group %d: survivors of SIGKILL: %s", pgid, left)
+            return False
+        time.sleep(0.01)
+
+
+def become_subreaper() -> bool:
+    """Make orphaned descendants reparent to this process, so that it can reap them.
+
+    Only for a process that exists to run candidates (the warm worker): a subreaper must
+    collect its adopted zombies, which `reap_group_zombies` does per group.
+    """
+    return _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+
+
+def die_with_parent() -> bool:
+    """SIGKILL this process when its parent dies (a forked candidate of a dead worker)."""
+    return _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)

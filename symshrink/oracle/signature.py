@@ -1,0 +1,89 @@
+"""Why a compile is slow: its slow phase and hot spots, and whether a candidate shares them.
+
+A shrunk candidate can stay slow for a different reason than the original (dropping terms
+from a sum can switch sympy from one expensive path to another). The reducer must not
+accept such a candidate, or it ends up minimizing some other bug. A candidate matches when
+it is slow in one of the original's major phases (those with at least `MAJOR_PHASE` of its
+time: sym_outer_n8 spends 45% in scheduling and 42% in codegen, and either may be the
+longest in a given run) and at least `min_ratio` of the original's share of samples in its
+hot spots lands in those same spots (a share, not a set overlap, so that a noisy
+fifth-hottest spot cannot decide). The original's spots are taken from its first T seconds
+when the candidate was stopped at T (see `profile.py`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+MAJOR_PHASE = 0.25
+
+
+@dataclass(frozen=True)
+class Signature:
+    """The major phases (empty if unknown) and the `top` hottest spots with their shares."""
+
+    phases: tuple[str, ...]
+    spots: tuple[tuple[str, float], ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.spots)
+
+    @property
+    def share(self) -> float:
+        """The fraction of the samples that fell in these spots."""
+        return sum(share for _, share in self.spots)
+
+    @classmethod
+    def from_counts(
+        cls, counts: dict[str, float], phases: tuple[str, ...] = (), top: int = 5
+    ) -> Signature:
+        """The `top` spots of `counts` (samples per spot) with their shares."""
+        total = sum(counts.values())
+        hottest = Counter(counts).most_common(top)
+        spots = tuple((name, n / total) for name, n in hottest) if total else ()
+        return cls(phases, spots)
+
+
+def major_phases(times: dict[str, float]) -> tuple[str, ...]:
+    """The phases holding at least MAJOR_PHASE of the time, longest first."""
+    total = sum(times.values())
+    if total <= 0:
+        return ()
+    ranked = sorted(times, key=lambda p: -times[p])
+    return tuple(p for p in ranked if times[p] >= MAJOR_PHASE * total)
+
+
+def merge_counts(runs: Iterable[dict[str, float]]) -> dict[str, float]:
+    """Sum counts (or seconds) per name over several runs."""
+    total: Counter[str] = Counter()
+    for counts in runs:
+        total.update(counts)
+    return dict(total)
+
+
+def compare(
+    original: Signature, counts: dict[str, float], phase: str | None, *, min_ratio: float = 0.5
+) -> tuple[bool, str]:
+    """Whether a candidate with spot `counts`, slow in `phase`, is slow for the same reason.
+
+    Returns the answer and a one-line reason. A candidate with no watched samples at all
+    does not match: whatever makes it slow is outside sympy and ShapeEnv.
+    """
+    if original.phases and phase is not None and phase not in original.phases:
+        return False, f"slow in phase {phase!r}, the original in {'/'.join(original.phases)}"
+    total = sum(counts.values())
+    if not original.spots:
+        return True, "the original has no hot spots to compare"
+    if total == 0:
+        return False, "no samples in the watched modules"
+    names = set(original.names)
+    share = sum(n for name, n in counts.items() if name in names) / total
+    ok = share >= min_ratio * original.share
+    verb = "shares" if ok else "does not share"
+    return ok, (
+        f"{verb} the original's hot spots: {share:.0%} of its samples there "
+        f"(original {original.share:.0%}, needed {min_ratio * original.share:.0%})"
+    )

@@ -1,0 +1,526 @@
+"""The oracle: verdicts, kill at the threshold, no survivors, slippage guard, cache, pool.
+
+Most tests run small stand-in children (a CPU burn in a named function, a sympy gcd loop, a
+crash) so they take seconds; one `torch` test judges a real repro through symshrink.retrace.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from symshrink.oracle import (
+    Cache,
+    Calibration,
+    CalibrationError,
+    CallableOracle,
+    CommandOracle,
+    CompileOracle,
+    Judging,
+    Workload,
+    calibrate,
+)
+from symshrink.oracle.pool import WarmPool
+from symshrink.oracle.profile import Profile
+from symshrink.oracle.runner import RETRACE_PHASES, ColdRunner, Exit, Job, Limits, Run, Runner
+from symshrink.oracle.signature import Signature, compare, major_phases
+
+SCRIPT = Workload(entry="script")
+
+# Burns CPU in a named function; optionally leaves grandchildren (a bare `sleep`, and a
+# Python that starts a `sleep` of its own) that must not survive the call.
+BURN = """
+import subprocess, sys, time
+
+def spawn_grandchildren():
+    subprocess.Popen(["sleep", "{token}"])
+    code = "import subprocess, time; subprocess.Popen(['sleep', '{token}']); time.sleep({token})"
+    subprocess.Popen([sys.executable, "-c", code])
+    time.sleep(0.3)
+
+def burn_cpu(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+if {spawn}:
+    spawn_grandchildren()
+with open({started!r}, "a") as f:
+    f.write(f"{{time.time()}}\\n")
+burn_cpu({seconds})
+"""
+
+# The original's pathology stand-in: time spent under sympy.gcd.
+GCD = """
+import time, sympy
+x, y, z = sympy.symbols("x y z")
+a = sympy.Poly((x + 2*y + 3*z + 1) ** 4 * (x - y + 2) ** 3, x, y, z)
+b = sympy.Poly((x + 2*y + 3*z + 1) ** 3 * (x + z - 5) ** 3, x, y, z)
+end = time.process_time() + {seconds}
+while time.process_time() < end:
+    sympy.gcd(a, b)
+"""
+
+# Slow for another reason: integer factoring, no gcd.
+FACTOR = """
+import time, sympy
+end = time.process_time() + {seconds}
+n = 10**12 + 39
+while time.process_time() < end:
+    sympy.factorint(n * 1000003 + 7)
+    n += 2
+"""
+
+CRASH = """
+import subprocess
+subprocess.Popen(["sleep", "{token}"])  # left behind by a failing script
+raise RuntimeError("boom in the candidate")
+"""
+
+
+def burn(seconds: float, *, token: str = "0", spawn: bool = False, started: str = "") -> str:
+    return BURN.format(seconds=seconds, token=token, spawn=spawn, started=started or os.devnull)
+
+
+def alive(token: str) -> list[int]:
+    """Live (non-zombie) processes whose command line contains `token`."""
+    pids = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{name}/cmdline").read_bytes().replace(b"\0", b" ")
+            state = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if token.encode() in cmdline and state != "Z":
+            pids.append(int(name))
+    return pids
+
+
+_tokens = iter(range(10**6))
+
+
+def fresh_token() -> str:
+    """A `sleep` argument no other process on the machine uses."""
+    return f"{900 + next(_tokens)}.{os.getpid()}"
+
+
+@pytest.fixture(scope="module")
+def warm_pool() -> Iterator[WarmPool]:
+    pool = WarmPool(slots=2, preload=("sympy",))
+    yield pool
+    pool.close()
+
+
+@pytest.fixture(params=["cold", "warm"])
+def runner(request: pytest.FixtureRequest, warm_pool: WarmPool) -> Runner:
+    return ColdRunner() if request.param == "cold" else warm_pool
+
+
+def oracle_with(
+    runner: Runner, threshold: float, scratch: Path, clock: str = "cpu", **judging: object
+) -> CompileOracle:
+    cal = Calibration(clock, (2 * threshold,), threshold)  # type: ignore[arg-type]
+    judge = Judging(signature=False, **judging)  # type: ignore[arg-type]
+    return CompileOracle(cal, runner, workload=SCRIPT, judging=judge, scratch=scratch)
+
+
+# ------------------------------------------------------------------ processes and verdicts
+
+
+def test_import_is_cheap() -> None:
+    code = "import sys, symshrink.oracle; print('torch' in sys.modules, 'sympy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+@pytest.mark.parametrize("clock", ["cpu", "wall"])
+def test_slow_is_killed_at_threshold_with_its_grandchildren(
+    runner: Runner, clock: str, tmp_path: Path
+) -> None:
+    token = fresh_token()
+    oracle = oracle_with(runner, 1.0, tmp_path, clock)
+    start = time.monotonic()
+    v = oracle(burn(60, token=token, spawn=True))
+    took = time.monotonic() - start
+    assert v.status == "slow" and v.interesting, v
+    measured = v.cpu_s if clock == "cpu" else v.wall_s
+    assert 1.0 <= measured < 1.6, v  # the threshold (+ SIGTERM grace), not the 60 s
+    assert took < 15, took
+    assert alive(token) == []
+
+
+def test_fast_candidate(runner: Runner, tmp_path: Path) -> None:
+    v = oracle_with(runner, 2.0, tmp_path)(burn(0.1))
+    assert v.status == "fast" and not v.interesting
+    assert 0.1 <= v.cpu_s < 2.0
+    assert "finished" in v.detail
+
+
+def test_crash_is_error_and_leaves_nothing_behind(runner: Runner, tmp_path: Path) -> None:
+    token = fresh_token()
+    v = oracle_with(runner, 2.0, tmp_path)(CRASH.format(token=token))
+    assert v.status == "error" and not v.interesting
+    assert "RuntimeError: boom in the candidate" in v.detail
+    assert alive(token) == []
+
+
+def test_killed_by_signal_is_error(tmp_path: Path) -> None:
+    v = oracle_with(ColdRunner(), 2.0, tmp_path)("import os, signal\nos.kill(os.getpid(), 9)")
+    assert v.status == "error"
+    assert "exit code -9" in v.detail
+
+
+def test_errors_can_be_interesting(tmp_path: Path) -> None:
+    oracle = oracle_with(ColdRunner(), 2.0, tmp_path, errors_interesting=True)
+    v = oracle("raise ValueError('x')")
+    assert v.status == "error" and v.interesting
+
+
+def test_hard_timeout_on_a_hang_is_error(tmp_path: Path) -> None:
+    """On the CPU clock a sleeping child never reaches the threshold: the wall cap ends it."""
+    oracle = oracle_with(ColdRunner(), 5.0, tmp_path, timeout_s=1.0)
+    v = oracle("import time\ntime.sleep(60)")
+    assert v.status == "error" and "timeout" in v.detail
+    assert v.wall_s < 2.0
+
+
+def test_many_runs_candidates_in_parallel(warm_pool: WarmPool, tmp_path: Path) -> None:
+    stamps = tmp_path / "started.txt"
+    oracle = oracle_with(warm_pool, 1.0, tmp_path / "scratch")
+    (tmp_path / "scratch").mkdir()
+    assert oracle.jobs == 2
+    verdicts = oracle.many([burn(30, started=str(stamps)), burn(31, started=str(stamps))])
+    assert [v.status for v in verdicts] == ["slow", "slow"]
+    first, second = sorted(float(t) for t in stamps.read_text().split())
+    assert second - first < 0.9  # both had started before either was killed
+
+
+def test_warm_workers_fork_single_threaded(warm_pool: WarmPool) -> None:
+    for info in warm_pool.warm_up():
+        assert info["threads"] == 1
+        assert info["failed"] == []
+
+
+def test_closing_the_pool_mid_job_leaves_nothing(tmp_path: Path) -> None:
+    token = fresh_token()
+    pool = WarmPool(slots=1, preload=())
+    pool.warm_up()
+    job = Job.create(tmp_path, burn(60, token=token, spawn=True), SCRIPT)
+    with ThreadPoolExecutor(1) as ex:
+        running = ex.submit(pool.run, job, Limits(timeout_s=120))
+        _wait_for(lambda: len(alive(token)) >= 3)
+        pool.close()
+        run = running.result(timeout=15)
+    assert run.error is not None and "closed" in run.error
+    assert alive(token) == []
+
+
+def test_a_dead_worker_is_replaced_and_its_orphans_killed(tmp_path: Path) -> None:
+    token = fresh_token()
+    pool = WarmPool(slots=1, preload=())
+    try:
+        first = pool.warm_up()[0]["pid"]
+        job = Job.create(tmp_path, burn(60, token=token, spawn=True), SCRIPT)
+        with ThreadPoolExecutor(1) as ex:
+            running = ex.submit(pool.run, job, Limits(timeout_s=120, kill_at=2.0, clock="wall"))
+            _wait_for(lambda: len(alive(token)) >= 3)
+            os.kill(first, signal.SIGKILL)
+            run = running.result(timeout=30)
+        assert run.exit.reason == "threshold"  # the retry on a fresh worker ran to the limit
+        assert pool.warm_up()[0]["pid"] != first
+        assert alive(token) == []
+    finally:
+        pool.close()
+
+
+def _wait_for(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting"
+        time.sleep(0.05)
+
+
+# -------------------------------------------------------------------- hysteresis (no I/O)
+
+
+class ScriptedRunner:
+    """A Runner that replays given runs: measures in CPU seconds, None = killed."""
+
+    slots = 1
+
+    def __init__(self, measures: list[float | None]) -> None:
+        self.measures = list(measures)
+        self.limits: list[Limits] = []
+
+    def run(self, job: Job, limits: Limits) -> Run:
+        self.limits.append(limits)
+        m = self.measures.pop(0)
+        if m is None:
+            assert limits.kill_at is not None
+            return Run(Exit("threshold", limits.kill_at, limits.kill_at, -15, True), None, None, "")
+        return Run(Exit("exited", m, m, 0, True), {"error": None, "phases": {}}, None, "")
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("measures", "status", "calls"),
+    [
+        ([0.5], "fast", 1),  # far below: one run decides
+        ([None], "slow", 1),  # killed at the threshold: slow at once
+        ([0.95, None, 0.5], "fast", 3),  # near: re-run, majority says fast
+        ([0.95, None, None], "slow", 3),
+        ([1.0, 0.97, 0.99], "fast", 3),  # the first counts as slow, the re-runs outvote it
+    ],
+)
+def test_hysteresis_reruns_near_the_threshold(
+    measures: list[float | None], status: str, calls: int, tmp_path: Path
+) -> None:
+    runner = ScriptedRunner(measures)
+    v = oracle_with(runner, 1.0, tmp_path)("candidate")
+    assert v.status == status, v
+    assert len(runner.limits) == calls
+    assert all(lim.kill_at == 1.0 for lim in runner.limits)
+
+
+def test_calibration_threshold_and_errors() -> None:
+    def run(m: float, error: str | None = None) -> Run:
+        return Run(Exit("exited", m, m, 0, True), {"error": error, "phases": {"run": m}}, None, "")
+
+    cal = calibrate([run(4.0), run(3.0), run(5.0)], signature=False)
+    assert cal.threshold_s == pytest.approx(2.0)  # 0.5 × median
+    assert cal.median_s == 4.0 and cal.phases == ("run",)
+    assert cal.signature() is None  # the guard is off
+    assert calibrate([run(4.0)], threshold_s=1.5).threshold_s == 1.5
+    assert Calibration.from_dict(cal.to_dict()) == cal
+    with pytest.raises(CalibrationError, match="fails"):
+        calibrate([run(4.0, "RuntimeError: x")])
+
+
+def test_signature_compare() -> None:
+    phases = major_phases({"sched": 5.0, "codegen": 4.5, "trace": 0.5})
+    assert phases == ("sched", "codegen")
+    orig = Signature.from_counts({"gcd": 80, "expand": 15, "misc": 5}, phases, top=2)
+    assert orig.names == ("gcd", "expand") and orig.share == pytest.approx(0.95)
+    assert compare(orig, {"gcd": 50, "other": 50}, "codegen")[0]
+    assert not compare(orig, {"factor": 95, "gcd": 5}, "sched")[0]
+    assert not compare(orig, {"gcd": 100}, "trace")[0]
+    assert not compare(orig, {}, "sched")[0]
+
+
+def test_profile_timeline() -> None:
+    text = (
+        "p load\nn 0 setup\ns 0.10 0.11 0\ns 0.20 0.22 -1\np run\nn 1 gcd\n"
+        "s 0.30 0.33 1\ns 0.40 0.44 1\ns 0.5"  # the last line was cut short by the kill
+    )
+    prof = Profile.parse(text)
+    assert len(prof.samples) == 4 and prof.last_phase == "run"
+    assert prof.counts() == {"setup": 1, "gcd": 2}
+    assert prof.counts(until=0.3) == {"setup": 1, "gcd": 1}
+    assert prof.counts(until=0.3, clock="wall") == {"setup": 1}
+    assert Profile.from_dict(prof.to_dict()) == prof
+
+
+# ------------------------------------------------------------ calibration and the guard
+
+
+@pytest.fixture(scope="module")
+def gcd_oracle(warm_pool: WarmPool, tmp_path_factory: pytest.TempPathFactory) -> CompileOracle:
+    """Calibrated on a 1 s gcd loop (k=2), with the slippage guard on."""
+    runs = [
+        warm_pool.run(
+            Job.create(tmp_path_factory.mktemp("cal"), GCD.format(seconds=1.0), SCRIPT),
+            Limits(timeout_s=60),
+        )
+        for _ in range(2)
+    ]
+    cal = calibrate(runs)
+    scratch = tmp_path_factory.mktemp("gcd")
+    return CompileOracle(cal, warm_pool, workload=SCRIPT, scratch=scratch)
+
+
+def test_calibrated_guard_accepts_same_reason_and_rejects_slippage(
+    gcd_oracle: CompileOracle,
+) -> None:
+    cal = gcd_oracle.calibration
+    assert 1.0 <= cal.median_s < 3.0
+    assert cal.threshold_s == pytest.approx(0.5 * cal.median_s)
+    sig = cal.signature(until=cal.threshold_s)
+    assert sig is not None and sig.names[0] == "sympy.polys.polytools.gcd"
+    assert Calibration.from_dict(json.loads(json.dumps(cal.to_dict()))) == cal
+
+    same = gcd_oracle(GCD.format(seconds=20))
+    assert same.status == "slow" and same.interesting
+    assert same.signature[0] == "sympy.polys.polytools.gcd"
+    assert same.slow_phase == "run"
+
+    other = gcd_oracle(FACTOR.format(seconds=20))
+    assert other.status == "slipped" and not other.interesting
+    assert other.signature[0] == "sympy.ntheory.factor_.factorint"
+    assert "does not share" in other.detail
+    unguarded = CompileOracle(
+        cal, gcd_oracle.runner, workload=SCRIPT, judging=Judging(signature=False)
+    )
+    assert unguarded(FACTOR.format(seconds=20)).status == "slow"
+
+
+def test_reverify_at_the_threshold(gcd_oracle: CompileOracle) -> None:
+    passed = gcd_oracle.reverify(GCD.format(seconds=20), k=2)
+    assert passed.passed and len(passed.verdicts) == 2
+    assert all(v.cpu_s >= gcd_oracle.threshold_s for v in passed.verdicts)
+    assert not gcd_oracle.reverify(GCD.format(seconds=0.1), k=1).passed
+
+
+# ----------------------------------------------------------------- custom oracles, cache
+
+
+def test_callable_oracle() -> None:
+    def test(source: str) -> bool:
+        if "raise" in source:
+            raise ValueError("bad test")
+        return "keep" in source
+
+    oracle = CallableOracle(test)
+    keep = oracle("keep me")
+    assert (keep.status, keep.interesting, keep.cached) == ("slow", True, False)
+    assert oracle("drop me").status == "fast"
+    assert oracle("drop me").cached
+    err = oracle("raise")
+    assert err.status == "error" and "ValueError: bad test" in err.detail
+
+
+def test_command_oracle(tmp_path: Path) -> None:
+    token = fresh_token()
+    test = tmp_path / "interesting.sh"
+    test.write_text(
+        "#!/bin/sh\n"
+        f"sleep {token} &\n"  # a leftover the oracle must kill
+        'test "$(basename "$1")" = candidate.py || exit 3\n'
+        'test "$(dirname "$1")" = "$(pwd)" || exit 4\n'  # runs in the candidate's dir
+        'grep -q KEEP "$1"\n'
+    )
+    test.chmod(0o755)
+    oracle = CommandOracle(str(test), jobs=2, timeout_s=10)
+    yes, no = oracle.many(["print('KEEP')", "print('drop')"])
+    assert (yes.status, yes.detail) == ("slow", "exit 0")
+    assert (no.status, no.detail) == ("fast", "exit 1")
+    assert alive(token) == []
+    slow = CommandOracle(["sh", "-c", "sleep 60", "sh"], timeout_s=0.5)("x")
+    assert slow.status == "error" and "timeout" in slow.detail and slow.wall_s < 2
+
+
+def test_cache_dedups_and_resumes_from_jsonl(tmp_path: Path) -> None:
+    calls: list[str] = []
+
+    def test(source: str) -> bool:
+        calls.append(source)
+        return "keep" in source
+
+    path = tmp_path / "verdicts.jsonl"
+    oracle = CallableOracle(test, cache=Cache(path))
+    first = oracle.many(["keep 1", "drop", "keep 2", "keep 1 again"], ["a", "b", "c", "a"])
+    assert [v.status for v in first] == ["slow", "fast", "slow", "slow"]
+    assert [v.cached for v in first] == [False, False, False, True]
+    assert calls == ["keep 1", "drop", "keep 2"]  # key "a" judged once
+    assert oracle("keep 2", key="c").cached
+
+    with path.open("a") as f:
+        f.write('{"key": "cut sho')  # a crash mid-write
+    resumed = CallableOracle(test, cache=Cache(path))
+    again = resumed.many(["keep 1", "drop", "keep 2"], ["a", "b", "c"])
+    assert calls == ["keep 1", "drop", "keep 2"]  # nothing re-run
+    assert [v.status for v in again] == ["slow", "fast", "slow"]
+    assert all(v.cached for v in again)
+    assert (resumed.cache.hits, resumed.cache.misses) == (3, 0)
+    # No key given: the text is the key.
+    assert resumed("new keep").cached is False and resumed("new keep").cached is True
+    rows = [json.loads(line) for line in path.read_text().splitlines()[:3]]
+    assert [r["key"] for r in rows] == ["a", "b", "c"]
+
+
+# ------------------------------------------------------------------------- real torch
+
+
+# A repro in the writer's form with one symbol and a trivial graph: compiles in ~0.3 s.
+TINY_REPRO = """
+s0 = 1000
+
+import torch
+from torch import tensor, device
+from torch.nn import *
+
+
+class Repro(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+
+    def forward(self, arg0_1, arg1_1):
+        sum_1 = torch.ops.aten.sum.default(arg0_1);  arg0_1 = None
+        add = arg1_1 + 1;  add = None
+        return (sum_1,)
+
+def load_args(reader):
+    buf0 = reader.storage(None, 4*s0)
+    reader.tensor(buf0, (s0,), is_leaf=True)  # arg0_1
+    reader.symint(1000, expr='s0')  # arg1_1
+load_args._version = 0
+mod = Repro()
+"""
+
+
+def _resolve(qualified: str) -> object:
+    """The function a phase marker names (module path, then class/function path)."""
+    parts = qualified.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        try:
+            obj: object = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for attr in parts[i:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ImportError(qualified)
+
+
+@pytest.mark.torch
+def test_retrace_phase_markers_name_real_functions() -> None:
+    """A renamed torch or retrace function would silently turn every phase into 'load'."""
+    for name in RETRACE_PHASES:
+        assert callable(_resolve(name)), name
+
+
+@pytest.mark.torch
+def test_real_repro_slow_and_fast(samples_dir: Path, tmp_path: Path) -> None:
+    """sym_outer_n8 (FloorDiv → safe_gcd, ~9 s CPU) is slow; a one-symbol repro is fast."""
+    slow_src = (samples_dir / "sym_outer_n8.py").read_text()
+    oracle = CompileOracle.create(slow_src, k=1, warm=True, scratch=tmp_path)
+    try:
+        info = oracle.runner.warm_up()  # type: ignore[attr-defined]
+        assert info[0]["threads"] == 1 and info[0]["failed"] == []
+        cal = oracle.calibration
+        full = cal.signature()
+        assert full is not None and full.names[0] == "torch.utils._sympy.functions.safe_gcd"
+        assert set(cal.phases) & {"scheduling", "codegen"}
+
+        slow = oracle(slow_src)
+        assert slow.status == "slow", slow
+        assert slow.cpu_s < 0.8 * cal.median_s  # killed at the threshold, not run through
+        assert slow.slow_phase in cal.phases
+        fast = oracle(TINY_REPRO)
+        assert fast.status == "fast", fast
+        assert fast.cpu_s < 0.5 * cal.threshold_s
+    finally:
+        oracle.close()
