@@ -61,6 +61,114 @@ def inspect(
         typer.echo(summary.text(model), nl=False)
 
 
+@app.command()
+def minimize(
+    repro: ReproPath,
+    timeout: Annotated[float, typer.Option(help="hard cap on one oracle call, seconds")] = 600.0,
+    threshold: Annotated[
+        float | None,
+        typer.Option(help="seconds (CPU) that count as slow; default: half the original's"),
+    ] = None,
+    test: Annotated[
+        str | None, typer.Option(help="interestingness command: `CMD candidate.py`, exit 0 = yes")
+    ] = None,
+    jobs: Annotated[int, typer.Option("-j", "--jobs", help="candidates judged at once")] = 1,
+    out: Annotated[
+        Path | None, typer.Option("-o", "--out", help="output script [default: REPRO.min.py]")
+    ] = None,
+    work_dir: Annotated[
+        Path | None, typer.Option(help="journal and calibration [default: OUT.work]")
+    ] = None,
+    resume: Annotated[bool, typer.Option(help="continue a killed run from its journal")] = False,
+    report_json: Annotated[Path | None, typer.Option(help="write the JSON report here")] = None,
+    max_calls: Annotated[int | None, typer.Option(help="stop after this many oracle calls")] = None,
+    max_time: Annotated[float | None, typer.Option(help="stop after this many seconds")] = None,
+    torch_setting: Annotated[
+        list[str] | None,
+        typer.Option(help="NAME=VALUE torch config or module constant (repeatable)"),
+    ] = None,
+    no_signature: Annotated[
+        bool, typer.Option("--no-signature", help="accept slow candidates whatever the cause")
+    ] = False,
+    progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="run oracle calls on Dask: tcp://HOST:PORT or local:N (-j: its worker threads)"
+        ),
+    ] = None,
+) -> None:
+    """Shrink a repro while its compile stays slow (or while --test says yes)."""
+    from symshrink.minimize import Options
+    from symshrink.minimize import minimize as run_minimize
+
+    outcome = run_minimize(
+        Options(
+            repro=repro,
+            out=out,
+            work_dir=work_dir,
+            timeout=timeout,
+            threshold=threshold,
+            test=test,
+            jobs=jobs,
+            resume=resume,
+            report_json=report_json,
+            max_calls=max_calls,
+            max_time=max_time,
+            torch_settings=_settings(torch_setting or []),
+            signature=not no_signature,
+            progress=progress,
+            scheduler=scheduler,
+        )
+    )
+    typer.echo(outcome.message, err=outcome.exit_code != 0)
+    raise typer.Exit(outcome.exit_code)
+
+
+def _settings(items: list[str]) -> dict[str, str]:
+    """`NAME=VALUE` pairs; a malformed one is a usage error (exit 2)."""
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise typer.BadParameter(
+                f"expected NAME=VALUE, got {item!r}", param_hint="--torch-setting"
+            )
+        out[name.strip()] = value.strip()
+    return out
+
+
+@app.command()
+def report(
+    run_dir: Annotated[
+        Path, typer.Argument(help="a minimize work directory (OUT.work)", show_default=False)
+    ],
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="markdown [default: RUN_DIR/report.md]")
+    ] = None,
+    script: Annotated[
+        Path | None, typer.Option(help="the minimized repro [default: RUN_DIR without .work]")
+    ] = None,
+    widths: Annotated[
+        str | None, typer.Option(help="sum widths to measure, e.g. 2,4,8 [default: 2 to 16]")
+    ] = None,
+    timeout: Annotated[float, typer.Option(help="seconds allowed per measured width")] = 120.0,
+    plot: Annotated[bool, typer.Option(help="measure the widths and draw the PNG")] = True,
+) -> None:
+    """Write a markdown bug report (and a PNG of time against free symbols) for a run."""
+    from symshrink.report import DEFAULT_WIDTHS, parse_widths, write_report
+
+    path = write_report(
+        run_dir,
+        output=output,
+        script=script,
+        widths=parse_widths(widths) if widths else DEFAULT_WIDTHS,
+        timeout_s=timeout,
+        plot=plot,
+    )
+    typer.echo(path)
+
+
 def main() -> None:
     """Entry point: bad input is one line on stderr and exit code 2, never a traceback."""
     logging.basicConfig(level=logging.WARNING, format="symshrink: warning: %(message)s")
@@ -69,3 +177,51 @@ def main() -> None:
     except ReproError as e:
         typer.echo(f"symshrink: error: {e}", err=True)
         sys.exit(2)
+
+
+class RetraceMode(StrEnum):
+    preserved = "preserved"
+    independent = "independent"
+
+
+@app.command()
+def run(
+    repro: ReproPath,
+    mode: Annotated[
+        RetraceMode,
+        typer.Option(
+            "--mode", help="preserved: SymInt relationships kept; independent: as run_repro does"
+        ),
+    ] = RetraceMode.preserved,
+    json_output: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    no_native_compile: Annotated[
+        bool,
+        typer.Option("--no-native-compile", help="stop after Inductor's Python code generation"),
+    ] = False,
+    torch_setting: Annotated[
+        list[str] | None,
+        typer.Option(help="NAME=VALUE torch config or module constant (repeatable)"),
+    ] = None,
+    device: Annotated[
+        str | None, typer.Option(help="run on this device (default: as captured, CPU without CUDA)")
+    ] = None,
+) -> None:
+    """Retrace and compile a repro with its SymInt relationships; time each phase."""
+    from symshrink import retrace
+
+    try:
+        result = retrace.retrace(
+            repro,
+            mode=mode.value,
+            no_native_compile=no_native_compile,
+            torch_settings=_settings(torch_setting or []),
+            device=device,
+        )
+    except retrace.SettingError as e:
+        raise typer.BadParameter(str(e), param_hint="--torch-setting") from None
+    if json_output:
+        typer.echo(result.to_json())
+    else:
+        typer.echo(result.table(), nl=False)
+    if result.error:
+        raise typer.Exit(1)

@@ -15,9 +15,9 @@ class ReproError(Exception):
         super().__init__(self.__str__())
 
     def __str__(self) -> str:
-        where = self.path or "<input>"
-        if self.line is not None:
-            where += f":{self.line}"
+        if self.path is None:
+            return self.message
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
         return f"{where}: {self.message}"
 
 

@@ -114,7 +114,7 @@ class SymGraph:
         lines = ["graph LR"]
         ids = {n: f"n{i}" for i, n in enumerate(self.graph.nodes)}
         for n, data in self.graph.nodes(data=True):
-            label = data.get("label", n).replace('"', "#quot;")
+            label = _mermaid_text(data.get("label", n))
             if data.get("kind") == "symbol":
                 lines.append(f'  {ids[n]}(["{label}"])')
             else:
@@ -143,6 +143,11 @@ def _label(x: object) -> str:
 
 def _storage_label(s: Storage) -> str:
     return f"{s.name}: {torch_str(s.nbytes)} bytes"
+
+
+def _mermaid_text(text: str) -> str:
+    """Mermaid entity codes for what its renderers would take as syntax or HTML."""
+    return text.replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
 
 
 def _quote(text: str) -> str:

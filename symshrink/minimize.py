@@ -1,0 +1,342 @@
+"""`symshrink minimize`: the original, an oracle, the reducer, and files on disk.
+
+This is the glue the CLI calls: it lays out the work directory (journal of verdicts,
+calibration, so `--resume` repeats no call), writes the best result so far atomically
+after every accepted change, re-verifies the final result and writes the JSON report.
+It imports no torch: the oracle runs torch in child processes.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import logging
+import shlex
+import shutil
+import signal
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from symshrink.errors import ReproError
+from symshrink.files import atomic_write
+from symshrink.graph import SymGraph
+from symshrink.oracle import CommandOracle, CompileOracle, Judging, Reverification, Workload
+from symshrink.oracle.base import BaseOracle
+from symshrink.oracle.cache import Cache
+from symshrink.oracle.calibrate import CalibrationError
+from symshrink.oracle.custom import CommandRunner
+from symshrink.oracle.runner import ColdRunner, Runner
+from symshrink.reducer import Reducer, Stats
+from symshrink.repro.model import Repro
+from symshrink.repro.parse import parse_file
+from symshrink.repro.render import canonical_key, render
+from symshrink.standalone import render_output
+
+log = logging.getLogger(__name__)
+
+JOURNAL = "journal.jsonl"
+CALIBRATION = "calibration.json"
+REPORT = "report.json"
+
+
+@dataclass
+class Options:
+    """Everything `symshrink minimize` takes; defaults are the CLI's."""
+
+    repro: Path
+    out: Path | None = None
+    work_dir: Path | None = None
+    timeout: float = 600.0
+    threshold: float | None = None
+    test: str | None = None
+    jobs: int = 1
+    resume: bool = False
+    report_json: Path | None = None
+    max_calls: int | None = None
+    max_time: float | None = None
+    torch_settings: dict[str, str] = field(default_factory=dict)
+    calibration_runs: int = 3
+    signature: bool = True
+    progress: bool = True
+    scheduler: str | None = None  # Dask: tcp://HOST:PORT or local:N; None: this machine
+
+
+@dataclass
+class Outcome:
+    """What a minimization produced; `exit_code` 0 with a result, 1 if nothing to reduce."""
+
+    exit_code: int
+    message: str
+    original: Repro
+    final: Repro | None = None
+    out: Path | None = None
+    stats: Stats | None = None
+    report: dict[str, Any] = field(default_factory=dict)
+
+
+class NotInteresting(Exception):
+    """The original does not show what we would minimize (exit code 1)."""
+
+
+def output_path(repro: Path, out: Path | None) -> Path:
+    """`foo.py` -> `foo.min.py` beside it; never the input itself."""
+    path = out if out is not None else repro.with_name(repro.stem + ".min.py")
+    if path.resolve() == repro.resolve():
+        raise ReproError("the output would overwrite the input; choose another -o", repro)
+    return path
+
+
+def work_directory(out: Path, work_dir: Path | None, resume: bool) -> Path:
+    """The run's state directory; a fresh run starts from an empty journal."""
+    path = work_dir if work_dir is not None else out.with_name(out.name + ".work")
+    path = path.resolve()  # oracle children run in scratch directories of their own
+    path.mkdir(parents=True, exist_ok=True)
+    if not resume:
+        for name in (JOURNAL, CALIBRATION):
+            (path / name).unlink(missing_ok=True)
+    return path
+
+
+def measures(repro: Repro) -> dict[str, int]:
+    """The sizes a report shows before and after."""
+    width = SymGraph(repro).width()
+    return {
+        "free_symbols": width.free_symbols,
+        "symints": width.symints,
+        "expr_ops": width.expr_ops,
+        "inputs": len(repro.inputs),
+    }
+
+
+def test_command(test: str) -> list[str]:
+    """The --test command with its program made absolute: it runs in a scratch directory."""
+    argv = shlex.split(test)
+    if not argv:
+        raise ReproError("--test: empty command")
+    program = Path(argv[0])
+    if program.exists():
+        argv[0] = str(program.resolve())
+    elif shutil.which(argv[0]) is None:
+        raise ReproError(f"--test: command not found: {argv[0]}")
+    return argv
+
+
+def remote_runner(opts: Options, local: Callable[[], Runner]) -> Runner | None:
+    """The Dask runner `--scheduler` asks for (`local` builds the runner on each worker)."""
+    if opts.scheduler is None:
+        return None
+    from symshrink.oracle.dask_runner import connect  # distributed is an optional extra
+
+    return connect(opts.scheduler, local)
+
+
+def make_oracle(opts: Options, original_source: str, work: Path) -> BaseOracle:
+    if opts.test is not None:
+        argv = test_command(opts.test)
+        return CommandOracle(
+            argv,
+            timeout_s=opts.timeout,
+            jobs=opts.jobs,
+            scratch=work,
+            runner=remote_runner(opts, partial(CommandRunner, argv)),
+        )
+    retrace_options: dict[str, Any] = {}
+    if opts.torch_settings:
+        retrace_options["torch_settings"] = dict(opts.torch_settings)
+    try:
+        return CompileOracle.create(
+            original_source,
+            k=opts.calibration_runs,
+            threshold_s=opts.threshold,
+            jobs=opts.jobs,
+            workload=Workload(retrace=retrace_options),
+            judging=Judging(timeout_s=opts.timeout, signature=opts.signature),
+            calibration_path=work / CALIBRATION,
+            scratch=work,
+            runner=remote_runner(opts, ColdRunner),
+        )
+    except CalibrationError as e:
+        raise NotInteresting(f"the original cannot be measured: {e}") from None
+
+
+def minimize(opts: Options) -> Outcome:
+    original = parse_file(opts.repro)
+    out = output_path(opts.repro, opts.out)
+    work = work_directory(out, opts.work_dir, opts.resume)
+    source = render(original)
+    atomic_write(out, render_output(original))  # a valid result exists from the start
+    started = time.monotonic()
+    oracle = None
+    try:
+        oracle = make_oracle(opts, source, work)
+        journal = Cache(work / JOURNAL)
+        key = canonical_key(original)
+        first = journal.get(key)
+        if first is None:
+            first = oracle(source)
+            journal.put(key, first)
+        if not first.interesting:
+            raise NotInteresting(_not_interesting(first, oracle))
+        history = [original]  # every accepted improvement, smallest last
+
+        def improved(repro: Repro) -> None:
+            history.append(repro)
+            atomic_write(out, render_output(repro))
+
+        reducer = Reducer(
+            test=lambda repro: oracle(render(repro)),
+            test_many=lambda models: oracle.many([render(m) for m in models]),
+            jobs=oracle.jobs,
+            journal=journal,
+            on_improve=improved,
+            max_calls=opts.max_calls,
+            max_time=opts.max_time,
+        )
+        with _progress(opts.progress) as on_call, _sigterm_as_interrupt():
+            reducer.on_call = on_call
+            try:
+                final = reducer.run(original)
+            except KeyboardInterrupt:
+                final = reducer.best
+                reducer.stats.stopped_by = "interrupted"
+        final, check, walked_back = _verified(oracle, history, opts.calibration_runs)
+        atomic_write(out, render_output(final))
+        report = _report(opts, oracle, original, final, reducer.stats, time.monotonic() - started)
+        if check is not None:
+            report["final"]["slow_phase_s"] = round(
+                sorted(v.cpu_s for v in check.verdicts)[len(check.verdicts) // 2], 3
+            )
+            report["reverified"] = check.passed
+            report["walked_back"] = walked_back
+            report["reverify_verdicts"] = [v.to_dict() for v in check.verdicts]
+    except NotInteresting as e:
+        return Outcome(1, str(e), original)
+    finally:
+        if oracle is not None:
+            oracle.close()
+    if opts.report_json is not None:
+        atomic_write(opts.report_json, json.dumps(report, indent=2) + "\n")
+    atomic_write(work / REPORT, json.dumps(report, indent=2) + "\n")
+    message = (
+        f"{out}: {report['initial']['free_symbols']} -> {report['final']['free_symbols']} free "
+        f"symbols, {report['initial']['expr_ops']} -> {report['final']['expr_ops']} expression "
+        f"operations in {report['oracle_calls']} oracle calls ({report['seconds']:.0f} s)"
+    )
+    if report.get("reverified") is False:
+        message += "; WARNING: the result was not slow on re-verification"
+    return Outcome(0, message, original, final, out, reducer.stats, report)
+
+
+def _not_interesting(verdict: Any, oracle: BaseOracle) -> str:
+    if isinstance(oracle, CompileOracle):
+        detail = f": {verdict.detail}" if verdict.detail else ""
+        return (
+            f"the original is not slow: {verdict.status} in {verdict.cpu_s:.1f} s CPU "
+            f"(threshold {oracle.threshold_s:.1f} s){detail}"
+        )
+    return f"the original is not interesting: the test says {verdict.status} ({verdict.detail})"
+
+
+def _report(
+    opts: Options, oracle: BaseOracle, original: Repro, final: Repro, stats: Stats, seconds: float
+) -> dict[str, Any]:
+    initial, after = measures(original), measures(final)
+    report: dict[str, Any] = {
+        "repro": str(opts.repro.resolve()),
+        "out": str(output_path(opts.repro, opts.out).resolve()),
+        "torch_version": _torch_version(),
+        "options": {
+            "timeout": opts.timeout,
+            "threshold": opts.threshold,
+            "test": opts.test,
+            "jobs": opts.jobs,
+            "scheduler": opts.scheduler,
+            "torch_settings": dict(opts.torch_settings),
+            "signature": opts.signature,
+        },
+        "oracle": "test" if opts.test is not None else "compile",
+        "oracle_calls": stats.oracle_calls,
+        "accepted": stats.accepted,
+        "cache_hits": stats.cache_hits,
+        "seconds": round(seconds, 3),
+        "stopped_by": stats.stopped_by,
+        "fixpoint": stats.fixpoint,
+        "per_pass": stats.per_pass,
+        "initial": initial,
+        "final": after,
+    }
+    if isinstance(oracle, CompileOracle):
+        initial["slow_phase_s"] = round(oracle.calibration.median_s, 3)
+        report["threshold_s"] = oracle.threshold_s
+    return report
+
+
+def _torch_version() -> str | None:
+    """Read from the installed metadata: this process never imports torch."""
+    try:
+        return importlib.metadata.version("torch")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _verified(
+    oracle: BaseOracle, history: list[Repro], k: int
+) -> tuple[Repro, Reverification | None, int]:
+    """The smallest accepted model still slow on k fresh runs at the threshold.
+
+    Reduction drives candidates to the edge of the threshold, so the last accepted one
+    may have been a lucky kill; then the previous (larger, slower) one is checked, and so
+    on. Returns the model, its re-verification and how many steps back it is. A custom
+    `--test` oracle is deterministic by contract: no re-verification.
+    """
+    if not isinstance(oracle, CompileOracle):
+        return history[-1], None, 0
+    for back, model in enumerate(reversed(history)):
+        check = oracle.reverify(render(model), k=k)
+        if check.passed or back == len(history) - 1:
+            if back:
+                log.warning(
+                    "the %d smallest result(s) were not slow again; kept a larger one", back
+                )
+            return model, check, back
+    raise AssertionError("unreachable: history holds at least the original")
+
+
+@contextmanager
+def _progress(enabled: bool) -> Iterator[Any]:
+    """A tqdm bar: calls, accepted changes, free symbols left, expression size."""
+    bar = tqdm(disable=not enabled, unit="call", desc="minimize", dynamic_ncols=True)
+
+    def on_call(stats: Stats, best: Repro) -> None:
+        bar.n = stats.oracle_calls
+        bar.set_postfix(accepted=stats.accepted, cached=stats.cache_hits, **_short(measures(best)))
+
+    try:
+        yield on_call
+    finally:
+        bar.close()
+
+
+def _short(m: dict[str, int]) -> dict[str, int]:
+    return {"symbols": m["free_symbols"], "ops": m["expr_ops"]}
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops the run like Ctrl-C: the best result so far is already on disk."""
+
+    def handler(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

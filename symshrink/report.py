@@ -1,0 +1,519 @@
+"""A bug report from a minimize run: markdown to paste into a GitHub issue, and a picture.
+
+A torch developer reading an issue wants, in this order: what is slow and where (phase,
+hottest functions), how much smaller the repro got, the expressions that remain, and one
+command that shows it. All of that is in a minimize work directory (`report.json`, the
+oracle's calibration) and the minimized script beside it; nothing is re-run for it.
+
+The picture is the one thing measured here: the minimized repro's compile time against
+its number of free symbols, over a family of repros whose widest sum is cut to, or
+extended to, w symbols (`at_width`). Each member is retraced by the oracle's warm child
+(`symshrink.retrace` without the C++ compile, killed at a timeout), so a slowness that
+grows with the width shows as a curve, not as one number.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import logging
+import platform
+import re
+import tempfile
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sympy
+
+from symshrink import summary
+from symshrink.errors import ReproError
+from symshrink.expr import symbol
+from symshrink.files import atomic_write
+from symshrink.graph import SymGraph
+from symshrink.minimize import CALIBRATION
+from symshrink.oracle.calibrate import Calibration
+from symshrink.oracle.pool import WarmPool
+from symshrink.oracle.runner import Job, Limits, Run, Workload
+from symshrink.passes.common import normalize, substitute_model
+from symshrink.repro.model import Repro
+from symshrink.repro.parse import parse_file, read_source
+from symshrink.repro.render import canonical_key, render
+from symshrink.standalone import is_standalone
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "DEFAULT_WIDTHS",
+    "MinimizeRun",
+    "WidthPoint",
+    "at_width",
+    "load_run",
+    "measure_widths",
+    "parse_widths",
+    "plot_widths",
+    "render_report",
+    "widest_sum",
+    "write_report",
+]
+
+REPORT_JSON = "report.json"  # what minimize writes into its work directory
+SWEEP_JSON = "width_sweep.json"  # our measurements, reused by the next report of the run
+DEFAULT_WIDTHS = (2, 4, 8, 12, 16)
+_INLINE_LIMIT = 50_000  # characters of script worth pasting into an issue (GitHub: 65536)
+_CONFIG_LINE = re.compile(r"^torch\.[\w.]*config[\w.]* = .+$", re.MULTILINE)
+
+
+# --------------------------------------------------------------------------- the run
+
+
+@dataclass(frozen=True)
+class MinimizeRun:
+    """What a minimize work directory says, with the scripts it names, parsed."""
+
+    work_dir: Path
+    report: dict[str, Any]
+    calibration: Calibration | None  # only the compile oracle calibrates
+    script: Path  # the minimized repro
+    final: Repro
+
+
+def load_run(work_dir: Path, script: Path | None = None) -> MinimizeRun:
+    """Read a work directory; the minimized script defaults to its name without `.work`.
+
+    Raises ReproError when the directory is not a finished minimize run or the script is
+    missing or does not parse.
+    """
+    work_dir = Path(work_dir)
+    try:
+        report = json.loads((work_dir / REPORT_JSON).read_text())
+    except FileNotFoundError:
+        raise ReproError(f"no {REPORT_JSON}: not a finished minimize run", work_dir) from None
+    except (OSError, ValueError) as e:
+        raise ReproError(f"cannot read {REPORT_JSON}: {e}", work_dir) from None
+    if script is None:
+        if work_dir.suffix != ".work":
+            raise ReproError("cannot tell the minimized script from the directory name", work_dir)
+        script = work_dir.with_suffix("")
+    calibration_path = work_dir / CALIBRATION
+    calibration = Calibration.load(calibration_path) if calibration_path.exists() else None
+    return MinimizeRun(
+        work_dir=work_dir,
+        report=report,
+        calibration=calibration,
+        script=Path(script),
+        final=parse_file(script),
+    )
+
+
+# ------------------------------------------------------------------- the width family
+
+
+def widest_sum(repro: Repro) -> sympy.Add | None:
+    """The sum with the most free-symbol terms: the knob these pathologies grow with."""
+    best, best_n = None, 0
+    for e in repro.all_exprs():
+        for node in sympy.preorder_traversal(e):
+            if isinstance(node, sympy.Add):
+                n = len(_terms(node, repro))
+                if n > best_n:
+                    best, best_n = node, n
+    return best
+
+
+def _terms(add: sympy.Add, repro: Repro) -> list[sympy.Symbol]:
+    return sorted((a for a in add.args if a.is_Symbol and a.name in repro.hints), key=str)
+
+
+def at_width(repro: Repro, width: int) -> Repro | None:
+    """`repro` with its widest sum cut to, or extended to, `width` free-symbol terms.
+
+    Cutting pins the dropped symbols to their hints everywhere; extending appends fresh
+    symbols with distinct hints (never 0 or 1) to that sum wherever it occurs. None when
+    there is no sum, `width` < 1, or the result is invalid (see `normalize`).
+    """
+    add = widest_sum(repro)
+    if add is None or width < 1:
+        return None
+    terms = _terms(add, repro)
+    if width <= len(terms):
+        pins = {s.name: repro.hints[s.name] for s in terms[width:]}
+        return normalize(substitute_model(repro, pins))
+    fresh = _fresh_symbols(repro, width - len(terms), start=repro.hints[terms[-1].name])
+    wider = sympy.Add(*add.args, *(symbol(name) for name in fresh))
+    model = repro.map_exprs(lambda e: e.xreplace({add: wider}))
+    return normalize(model.replace(hints={**repro.hints, **fresh}))
+
+
+def _fresh_symbols(repro: Repro, n: int, start: int) -> dict[str, int]:
+    """`n` new symbol names (`sK`, K past every used number) with hints used by nothing."""
+    numbers = [int(m[1]) for name in repro.hints if (m := re.fullmatch(r"[a-z]+(\d+)", name))]
+    taken = set(repro.hints.values())
+    out: dict[str, int] = {}
+    k, hint = max(numbers, default=0) + 1, max(start, 2)
+    while len(out) < n:
+        hint += 3
+        if hint not in taken:
+            out[f"s{k}"] = hint
+            taken.add(hint)
+            k += 1
+    return out
+
+
+@dataclass(frozen=True)
+class WidthPoint:
+    """One member of the family, measured: phases in seconds, or why there are none."""
+
+    width: int  # terms in the widest sum
+    free_symbols: int
+    status: str  # "ok", "timeout" or "error"
+    seconds: float  # trace + compile (wall), or how long it ran before it was killed
+    phases: dict[str, float] = field(default_factory=dict)
+    detail: str = ""
+
+
+def measure_widths(
+    repro: Repro, widths: Sequence[int], *, timeout_s: float, scratch: Path | None = None
+) -> list[WidthPoint]:
+    """Retrace each family member once, in the oracle's warm child, killed at `timeout_s`."""
+    members = [(w, m) for w in sorted(set(widths)) if (m := at_width(repro, w)) is not None]
+    points: list[WidthPoint] = []
+    if not members:
+        return points
+    with tempfile.TemporaryDirectory(prefix="symshrink-widths-", dir=scratch) as tmp:
+        pool = WarmPool(slots=1)
+        try:
+            for width, model in members:
+                log.info("measuring width %d (%d free symbols)", width, len(model.hints))
+                job = Job.create(Path(tmp).resolve(), render(model), Workload())
+                try:
+                    run = pool.run(job, Limits(timeout_s=timeout_s))
+                finally:
+                    job.remove()
+                points.append(_point(width, len(model.hints), run))
+        finally:
+            pool.close()
+    return points
+
+
+def _point(width: int, free_symbols: int, run: Run) -> WidthPoint:
+    """A retrace child's run as a measured point."""
+    if run.exit.reason != "exited":
+        return WidthPoint(width, free_symbols, "timeout", run.exit.wall_s)
+    if run.error:
+        return WidthPoint(width, free_symbols, "error", 0.0, detail=run.error)
+    result = run.result or {}
+    total = result.get("trace_s", 0.0) + result.get("compile_s", 0.0)
+    return WidthPoint(width, free_symbols, "ok", total, dict(result.get("phases", {})))
+
+
+def parse_widths(text: str) -> tuple[int, ...]:
+    """`"2,4,8"` -> (2, 4, 8); a ReproError for anything but positive integers."""
+    try:
+        widths = tuple(int(w) for w in text.split(",") if w.strip())
+    except ValueError:
+        widths = ()
+    if not widths or min(widths) < 1:
+        raise ReproError(f"widths must be positive integers separated by commas, got {text!r}")
+    return widths
+
+
+def plot_widths(points: Sequence[WidthPoint], phase: str, path: Path, title: str) -> Path:
+    """A PNG of `phase` seconds and trace + compile seconds against free symbols."""
+    from matplotlib.figure import Figure  # the `report` extra; Agg renders without a display
+    from matplotlib.ticker import MaxNLocator
+
+    ok = sorted((p for p in points if p.status == "ok"), key=lambda p: p.free_symbols)
+    killed = [p for p in points if p.status == "timeout"]
+    fig = Figure(figsize=(6.4, 4.0), dpi=100)
+    ax = fig.subplots()
+    xs = [p.free_symbols for p in ok]
+    ax.plot(xs, [p.phases.get(phase, 0.0) for p in ok], "o-", label=f"{phase} (slow phase)")
+    ax.plot(xs, [p.seconds for p in ok], "s--", label="trace + compile")
+    if killed:
+        ax.plot(
+            [p.free_symbols for p in killed],
+            [p.seconds for p in killed],
+            "rx",
+            markersize=10,
+            label="killed at the timeout",
+        )
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("free symbols")
+    ax.set_ylabel("seconds (no C++ compile)")
+    ax.set_title(title, fontsize=10)
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, format="png")
+    return path
+
+
+# ---------------------------------------------------------------------------- markdown
+
+
+def render_report(
+    run: MinimizeRun, points: Sequence[WidthPoint] = (), picture: Path | None = None
+) -> str:
+    """The markdown report; `points` and `picture` from `measure_widths` / `plot_widths`."""
+    phase = _slow_phase(run, points)
+    spot = _hot_spots(run)
+    headline = (f"`{phase}`" + (f" in `{spot[0][0]}`" if spot else "")) if phase else "compile"
+    sections = [
+        f"# Slow symbolic-shape compile: {headline} (minimized repro)",
+        _intro(run),
+        _environment(run),
+        _where_the_time_goes(run, phase, spot),
+        _before_after(run),
+        _expressions(run.final),
+        "## Dependency graph\n\n```mermaid\n" + SymGraph(run.final).to_mermaid() + "```",
+    ]
+    if points:
+        sections.append(_widths_section(points, phase, picture))
+    sections.append(_reproduce(run))
+    return "\n\n".join(sections) + "\n"
+
+
+def _slow_phase(run: MinimizeRun, points: Sequence[WidthPoint]) -> str | None:
+    """The original's slowest phase; without a calibration, the measured one's."""
+    if run.calibration is not None and run.calibration.phases:
+        return run.calibration.phases[0]
+    verdicts = run.report.get("reverify_verdicts") or []
+    phases = [v["slow_phase"] for v in verdicts if v.get("slow_phase")]
+    if phases:
+        return Counter(phases).most_common(1)[0][0]
+    ok = [p for p in points if p.status == "ok" and p.phases]
+    if not ok:
+        return None
+    widest = max(ok, key=lambda p: p.seconds)
+    return max(widest.phases, key=widest.phases.__getitem__)
+
+
+def _hot_spots(run: MinimizeRun) -> tuple[tuple[str, float], ...]:
+    if run.calibration is None:
+        return ()
+    signature = run.calibration.signature(until=run.calibration.threshold_s)
+    return signature.spots if signature is not None else ()
+
+
+def _intro(run: MinimizeRun) -> str:
+    r = run.report
+    first, last = r.get("initial", {}), r.get("final", {})
+    return (
+        f"Inductor's compile of this graph is slow in sympy / ShapeEnv work on its symbolic "
+        f"sizes. symshrink minimized the after-aot repro `{Path(r.get('repro', '?')).name}` "
+        f"from {first.get('free_symbols', '?')} to {last.get('free_symbols', '?')} free "
+        f"symbols and from {first.get('expr_ops', '?')} to {last.get('expr_ops', '?')} "
+        f"expression operations while it stayed "
+        + ("slow for the same reason." if r.get("oracle") == "compile" else "interesting.")
+    )
+
+
+def _torch_version() -> str:
+    """The installed torch's version, without importing it."""
+    try:
+        return importlib.metadata.version("torch")
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _environment(run: MinimizeRun) -> str:
+    settings = _CONFIG_LINE.findall(run.final.preamble)
+    rows = [
+        ("torch", f"`{_torch_version()}` (this environment)"),
+        ("Python", f"`{platform.python_version()}`"),
+        ("platform", f"`{platform.platform()}`"),
+        ("config in the repro", "<br>".join(f"`{s}`" for s in settings) or "none"),
+        ("oracle", _oracle_text(run)),
+    ]
+    return "## Environment\n\n" + _table(("", ""), rows)
+
+
+def _oracle_text(run: MinimizeRun) -> str:
+    r = run.report
+    if r.get("oracle") != "compile":
+        return "a `--test` script (interestingness as the user defined it)"
+    text = f"compile time, threshold {r.get('threshold_s', 0):.2f} s"
+    if run.calibration is not None:
+        text += f" {run.calibration.clock}"
+    if "reverified" in r:
+        text += "; result re-verified" if r["reverified"] else "; NOT slow on re-verification"
+    return text
+
+
+def _where_the_time_goes(
+    run: MinimizeRun, phase: str | None, spots: tuple[tuple[str, float], ...]
+) -> str:
+    lines = ["## Where the time goes", ""]
+    if run.calibration is None and phase is None:
+        lines.append("Not measured: this run used a `--test` script, not the compile oracle.")
+        return "\n".join(lines)
+    if run.calibration is not None and run.calibration.phases:
+        phases = " / ".join(f"`{p}`" for p in run.calibration.phases)
+        lines.append(f"- slow phase of the original (≥ 25 % of its compile each): {phases}")
+    elif phase is not None:
+        lines.append(f"- slowest phase measured: `{phase}`")
+    if spots:
+        lines += ["- hottest functions (sampled stacks of the original):", ""]
+        rows = [(f"`{name}`", f"{share:.0%}") for name, share in spots]
+        lines += [_table(("function", "share of samples"), rows), ""]
+    for v in run.report.get("reverify_verdicts") or []:
+        where = ", ".join(f"`{s}`" for s in v.get("signature", [])[:3]) or "?"
+        lines.append(
+            f"- minimized, re-run: {v['status']} after {v['cpu_s']:.2f} s CPU, "
+            f"in `{v.get('slow_phase') or '?'}`; hot spots {where}"
+        )
+    return "\n".join(lines)
+
+
+def _before_after(run: MinimizeRun) -> str:
+    r = run.report
+    first, last = r.get("initial", {}), r.get("final", {})
+    rows = [
+        (label, _num(first.get(key)), _num(last.get(key)))
+        for key, label in (
+            ("free_symbols", "free symbols"),
+            ("symints", "SymInt inputs"),
+            ("expr_ops", "expression operations"),
+            ("inputs", "inputs"),
+            ("slow_phase_s", "compile time, CPU s (oracle)"),
+        )
+        if key in first or key in last
+    ]
+    calls = f"{r.get('oracle_calls', '?')} ({r.get('accepted', '?')} accepted, "
+    calls += f"{r.get('cache_hits', '?')} cached, {r.get('seconds', 0):.0f} s)"
+    rows.append(("oracle calls", "—", calls))
+    return "## Before and after\n\n" + _table(("", "original", "minimized"), rows)
+
+
+def _num(value: Any) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.2f}" if isinstance(value, float) else str(value)
+
+
+def _expressions(repro: Repro) -> str:
+    data = summary.summary(repro)
+    symbols = ", ".join(f"`{k} = {v}`" for k, v in data["free_symbols"].items()) or "none"
+    rows = [(x["name"], "SymInt", f"`{x['expr']}`", _num(x["hint"])) for x in data["symints"]]
+    rows += [
+        (t["name"], f"tensor {t['dtype']}", f"shape `({', '.join(t['shape'])})`", "")
+        for t in data["tensors"]
+    ]
+    return f"## Minimal expressions\n\nFree symbols (name = hint): {symbols}\n\n" + _table(
+        ("input", "kind", "expression", "value at the hints"), rows
+    )
+
+
+def _widths_section(points: Sequence[WidthPoint], phase: str | None, picture: Path | None) -> str:
+    lines = ["## Time against the number of free symbols", ""]
+    if picture is not None:
+        lines += [f"![slow-phase time against free symbols]({picture.name})", ""]
+    lines.append(
+        "The minimized repro with its widest sum cut to, or extended to, w symbols; each "
+        "retraced once with the relationships preserved, without the C++ compile."
+    )
+    lines.append("")
+    name = phase or "slow phase"
+    rows = [
+        (
+            str(p.free_symbols),
+            str(p.width),
+            f"{p.phases[phase]:.2f}" if phase in p.phases else "—",
+            f"{p.seconds:.2f}" if p.status == "ok" else f"> {p.seconds:.0f}",
+            p.status + (f": {p.detail}" if p.detail else ""),
+        )
+        for p in points
+    ]
+    header = ("free symbols", "sum width", f"{name} s", "trace + compile s", "status")
+    lines.append(_table(header, rows))
+    return "\n".join(lines)
+
+
+def _reproduce(run: MinimizeRun) -> str:
+    text = read_source(run.script)
+    name = run.script.name
+    torch_version = _torch_version().split("+")[0]
+    if is_standalone(text):
+        how = (
+            f"python -m pip install torch=={torch_version}\n"
+            f"python {name}            # retrace with the relationships kept; no C++ compile\n"
+            f"python {name} --native   # with the C++ compile"
+        )
+    else:
+        how = (
+            f"python -m pip install torch=={torch_version} symshrink\n"
+            f"symshrink run {name} --no-native-compile"
+        )
+    lines = ["## Reproduce", "", "```sh", how, "```", ""]
+    original = Path(run.report.get("repro", "REPRO.py")).name
+    lines.append(f"Minimized with `symshrink minimize {original}` (its options are not recorded).")
+    if len(text) <= _INLINE_LIMIT:
+        lines += ["", f"<details><summary>{name}</summary>", "", "```python", text.rstrip()]
+        lines += ["```", "", "</details>"]
+    else:
+        lines.append(f"\n`{name}` ({len(text)} characters) is too long to inline: attach it.")
+    return "\n".join(lines)
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    def row(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+    return "\n".join([row(header), row(["---"] * len(header)), *(row(r) for r in rows)])
+
+
+# ----------------------------------------------------------------------------- driver
+
+
+def write_report(
+    work_dir: Path,
+    *,
+    output: Path | None = None,
+    script: Path | None = None,
+    widths: Sequence[int] = DEFAULT_WIDTHS,
+    timeout_s: float = 120.0,
+    plot: bool = True,
+) -> Path:
+    """Write the markdown (and, with `plot`, its PNG beside it); returns the markdown path.
+
+    Width measurements are kept in the work dir and reused for the same minimized repro.
+    """
+    run = load_run(work_dir, script)
+    output = Path(output) if output is not None else run.work_dir / "report.md"
+    points: list[WidthPoint] = []
+    picture = None
+    if plot:
+        points = _sweep(run, widths, timeout_s)
+        phase = _slow_phase(run, points)
+        if not any(p.status == "ok" for p in points):
+            log.warning("no width could be measured: the report has no picture")
+        elif phase is not None:
+            title = f"{run.script.name}: {phase} vs free symbols"
+            try:
+                picture = plot_widths(points, phase, output.with_suffix(".png"), title)
+            except ImportError:
+                log.warning("matplotlib is missing (pip install 'symshrink[report]'): no picture")
+    atomic_write(output, render_report(run, points, picture))
+    return output
+
+
+def _sweep(run: MinimizeRun, widths: Sequence[int], timeout_s: float) -> list[WidthPoint]:
+    """Measured points for `widths`, from the work dir's earlier sweep where it has them."""
+    key = canonical_key(run.final)
+    path = run.work_dir / SWEEP_JSON
+    known: dict[int, WidthPoint] = {}
+    if path.exists():
+        data = json.loads(path.read_text())
+        if data.get("key") == key and data.get("timeout_s") == timeout_s:
+            ok = (p for p in data["points"] if p["status"] != "error")  # errors may pass
+            known = {p["width"]: WidthPoint(**p) for p in ok}
+    todo = [w for w in widths if w not in known]
+    for p in measure_widths(run.final, todo, timeout_s=timeout_s, scratch=run.work_dir):
+        known[p.width] = p
+    data = {"key": key, "timeout_s": timeout_s, "points": [asdict(p) for p in known.values()]}
+    atomic_write(path, json.dumps(data, indent=2) + "\n")
+    return sorted((known[w] for w in set(widths) if w in known), key=lambda p: p.width)

@@ -1,0 +1,221 @@
+"""Oracle calls on a real Dask cluster: a scheduler and two worker processes on 127.0.0.1.
+
+The reduction through the cluster must end where the local pool ends, also when a worker is
+SIGKILLed in the middle of a call; the candidate it orphaned must not survive the run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from symshrink.errors import ReproError
+from symshrink.oracle.dask_runner import INSTALL_HINT, connect, reap_orphans, relocate
+from symshrink.oracle.procs import read_stat
+from symshrink.oracle.runner import Job, Limits, Workload
+
+pytestmark = pytest.mark.torch  # the fixture is written by torch
+
+NO_DASK = "Dask's `distributed` is not installed (pip install 'symshrink[dask]')"
+
+# Interesting iff a floor division of a sum of at least two symbols survives (as in
+# test_minimize). The script keeps its state beside itself, since the client's environment
+# does not travel to the workers: every call goes to `calls`; with a file `kill_after`
+# holding N, the first call from the Nth on claims `killed`, SIGKILLs its parent (the Dask
+# worker running it) and then lingers, orphaned, as a long compile would.
+TEST_SCRIPT = """\
+import hashlib, os, re, signal, sys, time
+here = os.path.dirname(os.path.abspath(__file__))
+text = open(sys.argv[1]).read()
+with open(os.path.join(here, "calls"), "a") as f:
+    f.write(hashlib.sha256(text.encode()).hexdigest() + "\\n")
+if os.path.exists(os.path.join(here, "kill_after")):
+    n = int(open(os.path.join(here, "kill_after")).read())
+    if sum(1 for _ in open(os.path.join(here, "calls"))) >= n:
+        try:
+            fd = os.open(os.path.join(here, "killed"), os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            pass
+        else:
+            os.write(fd, str(os.getpid()).encode())
+            os.close(fd)
+            os.kill(os.getppid(), signal.SIGKILL)
+            time.sleep(120)
+sys.exit(0 if re.search(r"s\\d+ \\+ s\\d+[^/]*//160", text) else 1)
+"""
+
+
+def _dask(tmp: Path, name: str, *args: str) -> subprocess.Popen:
+    with open(tmp / f"{name}.log", "wb") as log:  # the child keeps its own copy
+        return subprocess.Popen(
+            [sys.executable, "-m", "dask", *args], stdout=log, stderr=subprocess.STDOUT
+        )
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of a scheduler with two one-thread workers (each under a nanny)."""
+    pytest.importorskip("distributed", reason=NO_DASK)
+    tmp = tmp_path_factory.mktemp("dask")
+    info = tmp / "scheduler.json"
+    local = ["--host", "127.0.0.1", "--no-dashboard", "--scheduler-file", str(info)]
+    procs = [_dask(tmp, "scheduler", "scheduler", "--port", "0", *local)]
+    try:
+        deadline = time.monotonic() + 30
+        while not info.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        worker = ["worker", "--nthreads", "1", "--death-timeout", "30", *local]
+        procs += [_dask(tmp, f"worker{i}", *worker) for i in range(2)]
+        yield json.loads(info.read_text())["address"]
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+
+@pytest.fixture(scope="module")
+def repro(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.fixtures_gen import generate
+
+    return generate("floordiv_sum", tmp_path_factory.mktemp("fixture"), n=8).path
+
+
+def wait_for_workers(address: str, n: int = 2) -> None:
+    """A killed worker is restarted by its nanny: each test starts with both workers."""
+    import distributed
+
+    with distributed.Client(address, timeout=30, set_as_default=False) as client:
+        client.wait_for_workers(n, timeout=60)
+
+
+def minimize(tmp: Path, repro: Path, *extra: str) -> dict:
+    """`symshrink minimize --test` into `tmp`; the report, with the calls the script logged."""
+    script = tmp / "interesting.py"
+    script.write_text(TEST_SCRIPT)
+    cmd = [sys.executable, "-m", "symshrink", "minimize", str(repro), "--no-progress"]
+    # -S: no site-packages (their .pth files take 0.2 s a start here); the script needs none.
+    cmd += ["--test", f"{sys.executable} -S {script}", "-o", str(tmp / "out.py")]
+    cmd += ["--report-json", str(tmp / "report.json"), *extra]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    report = json.loads((tmp / "report.json").read_text())
+    report["calls"] = (tmp / "calls").read_text().split()
+    report["out"] = (tmp / "out.py").read_text()
+    return report
+
+
+@pytest.fixture(scope="module")
+def local_run(repro: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The reference: the same reduction with the local pool, two candidates at once."""
+    return minimize(tmp_path_factory.mktemp("local"), repro, "-j", "2")
+
+
+def test_minimize_on_cluster_matches_local_pool(
+    cluster: str, repro: Path, local_run: dict, tmp_path: Path
+) -> None:
+    wait_for_workers(cluster)
+    remote = minimize(tmp_path, repro, "--scheduler", cluster)
+    assert remote["out"] == local_run["out"]
+    assert remote["final"]["free_symbols"] == 2
+    assert remote["oracle_calls"] == local_run["oracle_calls"]
+    assert sorted(remote["calls"]) == sorted(local_run["calls"])  # each candidate once
+
+
+def test_worker_sigkilled_mid_call(
+    cluster: str, repro: Path, local_run: dict, tmp_path: Path
+) -> None:
+    """The lost call is retried elsewhere; the orphaned candidate is killed, not waited for."""
+    wait_for_workers(cluster)
+    (tmp_path / "kill_after").write_text("3")
+    remote = minimize(tmp_path, repro, "--scheduler", cluster)
+    marker = tmp_path / "killed"
+    assert marker.exists()
+    assert remote["out"] == local_run["out"]
+    assert remote["oracle_calls"] == local_run["oracle_calls"]
+    calls = remote["calls"]
+    assert sorted(set(calls)) == sorted(local_run["calls"])
+    assert len(calls) == len(local_run["calls"]) + 1  # only the killed call ran twice
+    orphan = read_stat(int(marker.read_text()))  # it would sleep for 120 s
+    assert orphan is None or orphan.state in ("Z", "X")
+
+
+def test_cold_runner_on_a_local_cluster_kills_at_the_threshold(tmp_path: Path) -> None:
+    """`local:2`: a cluster of symshrink's own; the compile oracle's runner on its workers."""
+    pytest.importorskip("distributed", reason=NO_DASK)
+    runner = connect("local:2")
+    try:
+        assert runner.slots == 2
+        job = Job.create(tmp_path, "import time\ntime.sleep(60)\n", Workload(entry="script"))
+        run = runner.run(job, Limits(timeout_s=30, kill_at=1.0, clock="wall"))
+        assert run.exit.reason == "threshold"
+        assert run.exit.clean
+        assert run.exit.wall_s < 10
+        job = Job.create(tmp_path, "print('ok')\n", Workload(entry="script"))
+        run = runner.run(job, Limits(timeout_s=30))
+        assert run.error is None
+        assert run.result is not None
+    finally:
+        runner.close()
+
+
+def test_relocate_moves_every_path_of_the_job(tmp_path: Path) -> None:
+    (tmp_path / "client").mkdir()
+    job = Job.create(tmp_path / "client", "pass\n", Workload())
+    here = tmp_path / "worker"
+    here.mkdir()
+    for p in job.dir.iterdir():
+        (here / p.name).write_bytes(p.read_bytes())
+    moved = relocate(job, here)
+    assert moved.dir == here
+    assert moved.script == here / job.script.name
+    spec = json.loads(moved.spec_path.read_text())
+    assert spec["script"] == str(moved.script)
+    assert spec["result"] == str(moved.result_path)
+    assert spec["env"]["TORCHINDUCTOR_CACHE_DIR"] == str(here / "inductor")
+    assert str(job.dir) not in moved.spec_path.read_text()
+
+
+def test_reap_orphans_kills_what_a_dead_worker_left(tmp_path: Path) -> None:
+    dead = tmp_path / "999999999-abc"  # above any pid_max: no such worker
+    mine = tmp_path / f"{os.getpid()}-abc"
+    dead.mkdir()
+    mine.mkdir()
+    orphan = subprocess.Popen(["sleep", "60"], cwd=dead, start_new_session=True)
+    try:
+        reap_orphans(tmp_path)
+        gone = read_stat(orphan.pid)  # reaped already: kill_group collects its own children
+        assert gone is None or gone.state in ("Z", "X")
+        assert not dead.exists()
+        assert mine.exists()
+    finally:
+        if orphan.poll() is None:
+            orphan.kill()
+            orphan.wait()
+
+
+def test_scheduler_without_distributed_is_one_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    with pytest.raises(ReproError, match="pip install 'symshrink\\[dask\\]'") as err:
+        connect("local:2")
+    assert str(err.value) == INSTALL_HINT
+
+
+def test_bad_scheduler_addresses_are_one_clear_error() -> None:
+    pytest.importorskip("distributed", reason=NO_DASK)
+    for bad in ("local:0", "local:x", "tcp://127.0.0.1"):
+        with pytest.raises(ReproError, match="--scheduler"):
+            connect(bad, wait_s=2)

@@ -1,0 +1,183 @@
+"""The bug report of a real minimize run: its sections, its mermaid graph, its picture."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from symshrink import summary
+from symshrink.cli import app
+from symshrink.expr import evaluate
+from symshrink.graph import SymGraph
+from symshrink.oracle.calibrate import Calibration
+from symshrink.oracle.profile import Profile
+from symshrink.report import at_width, load_run, render_report, widest_sum, write_report
+from symshrink.repro.parse import parse_file
+from symshrink.standalone import render_standalone
+from tests.fixtures_gen import generate
+from tests.test_minimize import TEST_SCRIPT
+
+pytestmark = pytest.mark.torch  # the fixture is written by torch, the widths are compiled
+
+_NODE = re.compile(r'^  (n\d+)(?:\(\["([^"]*)"\]\)|\["([^"]*)"\])$')
+_EDGE = re.compile(r"^  (n\d+) --> (n\d+)$")
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished `symshrink minimize --test` run of floordiv_sum (N = 4), and its report
+    with a two-width measurement."""
+    tmp = tmp_path_factory.mktemp("report")
+    repro = generate("floordiv_sum", tmp, n=4, fixture_name="repro").path
+    script = tmp / "interesting.py"
+    script.write_text(TEST_SCRIPT)
+    cmd = [sys.executable, "-m", "symshrink", "minimize", str(repro), "--no-progress"]
+    cmd += ["--test", f"{sys.executable} {script}"]
+    env = {**os.environ, "CALL_LOG": str(tmp / "calls")}
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    work_dir = tmp / "repro.min.py.work"
+    write_report(work_dir, widths=(2, 3), timeout_s=120)
+    return work_dir
+
+
+def mermaid_block(markdown: str) -> str:
+    found = re.search(r"```mermaid\n(.*?)```", markdown, re.DOTALL)
+    assert found is not None, markdown
+    return found[1]
+
+
+def check_mermaid(text: str) -> None:
+    """Flowchart syntax as written: a header, quoted labels without raw quotes, known ids."""
+    lines = text.splitlines()
+    assert lines[0] == "graph LR"
+    nodes: set[str] = set()
+    edges = 0
+    for line in lines[1:]:
+        if m := _NODE.match(line):
+            assert m[1] not in nodes, f"duplicate node id: {line}"
+            nodes.add(m[1])
+        elif m := _EDGE.match(line):
+            assert {m[1], m[2]} <= nodes, f"edge to an undefined node: {line}"
+            edges += 1
+        else:
+            pytest.fail(f"not a mermaid node or edge: {line!r}")
+    assert nodes and edges
+
+
+def test_report_sections(work: Path) -> None:
+    text = (work / "report.md").read_text()
+    headers = re.findall(r"^## (.+)$", text, re.MULTILINE)
+    assert headers == [
+        "Environment",
+        "Where the time goes",
+        "Before and after",
+        "Minimal expressions",
+        "Dependency graph",
+        "Time against the number of free symbols",
+        "Reproduce",
+    ]
+    assert text.startswith("# Slow symbolic-shape compile: `")
+    assert "| free symbols | 4 | 2 |" in text
+    assert re.search(r"\| oracle calls \| — \| \d+ \(\d+ accepted", text)
+    assert "| torch | `2.13.0" in text
+    final = parse_file(work.with_suffix(""))
+    for x in summary.summary(final)["symints"]:
+        assert f"| {x['name']} | SymInt | `{x['expr']}` | {x['hint']} |" in text
+    assert "symshrink run repro.min.py --no-native-compile" in text
+    assert "<summary>repro.min.py</summary>" in text
+    check_mermaid(mermaid_block(text))
+    assert mermaid_block(text) == SymGraph(final).to_mermaid()
+
+
+def test_width_measurements_and_picture(work: Path) -> None:
+    text = (work / "report.md").read_text()
+    rows = re.findall(r"^\| (\d+) \| (\d+) \| [\d.]+ \| [\d.]+ \| ok \|$", text, re.MULTILINE)
+    assert rows == [("2", "2"), ("3", "3")]  # free symbols, sum width
+    assert "![slow-phase time against free symbols](report.png)" in text
+    png = (work / "report.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000
+    sweep = json.loads((work / "width_sweep.json").read_text())
+    assert sorted(p["width"] for p in sweep["points"]) == [2, 3]
+
+
+def test_mermaid_of_richer_models_is_valid(tmp_path: Path) -> None:
+    """Max, Min, %, ModularIndexing, strides and storages in the labels."""
+    for family in ("minmax_mod", "strided"):
+        check_mermaid(SymGraph(parse_file(generate(family, tmp_path).path)).to_mermaid())
+
+
+def test_at_width_cuts_and_extends_the_widest_sum(work: Path) -> None:
+    final = parse_file(work.with_suffix(""))
+    assert len(final.hints) == 2 and widest_sum(final) is not None
+    for width in (1, 2, 3, 6):
+        member = at_width(final, width)
+        assert member is not None
+        assert len(member.hints) == width
+        hints = list(member.hints.values())
+        assert len(set(hints)) == len(hints) and min(hints) >= 2
+        for _, x in member.symints():
+            assert evaluate(x.expr, member.hints) == x.hint
+    assert at_width(final, 0) is None
+    no_sum = final.replace(inputs=tuple(x for _, x in final.symints() if x.expr.is_Symbol))
+    assert at_width(no_sum, 3) is None
+
+
+def test_compile_oracle_runs_show_phase_and_hot_spots(work: Path, tmp_path: Path) -> None:
+    """What the compile oracle leaves (calibration, re-verification) reaches the report."""
+    run_dir = tmp_path / "repro.min.py.work"
+    shutil.copytree(work, run_dir)
+    shutil.copy(work.with_suffix(""), tmp_path / "repro.min.py")
+    report = json.loads((run_dir / "report.json").read_text())
+    report.update(oracle="compile", threshold_s=4.0, reverified=True)
+    report["initial"]["slow_phase_s"] = 8.1
+    report["final"]["slow_phase_s"] = 7.9
+    report["reverify_verdicts"] = [
+        {"status": "slow", "cpu_s": 7.9, "slow_phase": "codegen", "signature": ["safe_gcd"]}
+    ]
+    (run_dir / "report.json").write_text(json.dumps(report))
+    samples = tuple((0.1 * i, 0.1 * i, "safe_gcd" if i % 4 else "Add.flatten") for i in range(40))
+    Calibration(
+        "cpu", (8.0, 8.1, 8.3), 4.0, ("codegen", "scheduling"), (Profile(samples, "codegen"),)
+    ).save(run_dir / "calibration.json")
+    text = render_report(load_run(run_dir))
+    assert text.startswith("# Slow symbolic-shape compile: `codegen` in `safe_gcd`")
+    assert "`codegen` / `scheduling`" in text
+    assert "| `safe_gcd` | 75% |" in text
+    assert "| compile time, CPU s (oracle) | 8.10 | 7.90 |" in text
+    assert "threshold 4.00 s cpu; result re-verified" in text
+
+
+def test_standalone_script_is_reproduced_with_python(work: Path, tmp_path: Path) -> None:
+    script = tmp_path / "min.py"
+    script.write_text(render_standalone(parse_file(work.with_suffix(""))))
+    text = render_report(load_run(work, script))
+    assert "python min.py            # retrace" in text
+    assert "symshrink run" not in text
+
+
+def test_cli_report_without_plot(work: Path, tmp_path: Path) -> None:
+    out = tmp_path / "issue.md"
+    result = CliRunner().invoke(app, ["report", str(work), "-o", str(out), "--no-plot"])
+    assert result.exit_code == 0, result.output
+    assert out.exists() and not out.with_suffix(".png").exists()
+    assert "## Time against" not in out.read_text()
+
+
+def test_cli_report_of_a_non_run_is_one_line(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "symshrink", "report", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert "no report.json: not a finished minimize run" in result.stderr
+    assert "Traceback" not in result.stderr
