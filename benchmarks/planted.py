@@ -18,6 +18,7 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -30,23 +31,17 @@ from tests.fixtures_gen import generate
 from tests.planted import choose_planted, planted_predicate
 
 
-def ddmin_calls(repro, test) -> tuple[int, set[str]]:
-    """The baseline: classic ddmin over free symbols, removing = pinning to the hint."""
+def pin_calls(repro, test, minimizer) -> tuple[int, set[str]]:
+    """Calls of `minimizer` over the free symbols, removing = pinning to the hint.
+
+    With `search.ddmin` this is the baseline; with `search.minimize` it is symshrink's
+    pin-symbols pass alone (the same search space).
+    """
     edits = pin_edits(repro)
     counted = search.CountingPredicate(
         lambda kept: test(apply_pins(repro, [e for e in edits if e not in set(kept)]))
     )
-    kept = search.ddmin(edits, counted)
-    return counted.calls, {e.symbol for e in kept}
-
-
-def pin_pass_calls(repro, test) -> tuple[int, set[str]]:
-    """symshrink's pin-symbols pass alone: the same search space as the baseline."""
-    edits = pin_edits(repro)
-    counted = search.CountingPredicate(
-        lambda kept: test(apply_pins(repro, [e for e in edits if e not in set(kept)]))
-    )
-    kept = search.minimize(edits, counted)
+    kept = minimizer(edits, counted)
     return counted.calls, {e.symbol for e in kept}
 
 
@@ -78,8 +73,8 @@ def main() -> None:
                 planted = {names[int(s[1:])] for s in choose_planted(n, k, seed)}
                 test = planted_predicate(planted)
                 for name, fn in (
-                    ("ddmin", ddmin_calls),
-                    ("pin", pin_pass_calls),
+                    ("ddmin", partial(pin_calls, minimizer=search.ddmin)),
+                    ("pin", partial(pin_calls, minimizer=search.minimize)),
                     ("full", full_calls),
                 ):
                     calls, kept = fn(repro, test)

@@ -169,6 +169,99 @@ def report(
     typer.echo(path)
 
 
+corpus_app = typer.Typer(
+    no_args_is_help=True, help="A corpus of minimized pathologies (corpora/<name>/)."
+)
+app.add_typer(corpus_app, name="corpus")
+CorpusDir = Annotated[Path, typer.Option("--corpus", help="the corpus directory")]
+
+
+@corpus_app.command("add")
+def corpus_add(
+    minimal: Annotated[
+        Path, typer.Argument(help="the minimized repro (REPRO.min.py)", show_default=False)
+    ],
+    name: Annotated[str, typer.Option("--name", help="entry name: corpora/NAME/")],
+    run_dir: Annotated[
+        Path | None, typer.Option(help="its minimize work directory (report.json) to record")
+    ] = None,
+    corpus: CorpusDir = Path("corpora"),
+    origin: Annotated[
+        Path | None, typer.Option(help="the original script [default: the report's repro]")
+    ] = None,
+    generate: Annotated[
+        str | None, typer.Option(help="the command that writes the original (generate.txt)")
+    ] = None,
+    threshold: Annotated[
+        float | None, typer.Option(help="seconds that count as slow [default: the run's]")
+    ] = None,
+    torch_setting: Annotated[
+        list[str] | None,
+        typer.Option(help="NAME=VALUE the pathology needs (repeatable; adds to the run's)"),
+    ] = None,
+    force: Annotated[bool, typer.Option(help="replace an existing entry")] = False,
+) -> None:
+    """Add a minimized repro (and what its run recorded) to the corpus."""
+    from symshrink import corpus as corpus_mod
+
+    path = corpus_mod.add(
+        minimal,
+        name,
+        corpus=corpus,
+        run_dir=run_dir,
+        origin=origin,
+        generate=generate,
+        threshold_s=threshold,
+        torch_settings=_settings(torch_setting or []),
+        force=force,
+    )
+    typer.echo(path)
+
+
+@corpus_app.command("list")
+def corpus_list(
+    corpus: CorpusDir = Path("corpora"),
+    json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """One row per entry: free symbols, expression ops, recorded seconds, torch version."""
+    from symshrink import corpus as corpus_mod
+
+    rows = corpus_mod.list_rows(corpus)
+    if json_output:
+        typer.echo(json.dumps(rows, indent=2))
+    else:
+        typer.echo(corpus_mod.list_table(rows), nl=False)
+
+
+@corpus_app.command("replay")
+def corpus_replay(
+    names: Annotated[
+        list[str] | None, typer.Argument(help="entries to replay [default: all]")
+    ] = None,
+    corpus: CorpusDir = Path("corpora"),
+    torch_setting: Annotated[
+        list[str] | None,
+        typer.Option(help="NAME=VALUE torch config or module constant (repeatable)"),
+    ] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    timeout: Annotated[float, typer.Option(help="seconds allowed per entry")] = 600.0,
+    factor: Annotated[
+        float, typer.Option(help="still slow at >= FACTOR x the recorded threshold")
+    ] = 1.0,
+) -> None:
+    """Retrace every entry under this torch and these settings: still slow, fixed or error."""
+    from symshrink import corpus as corpus_mod
+
+    settings = _settings(torch_setting or [])
+    results = corpus_mod.replay(
+        corpus, names=names or [], torch_settings=settings, timeout_s=timeout, factor=factor
+    )
+    if json_output:
+        typer.echo(corpus_mod.replay_json(results, factor, settings))
+    else:
+        typer.echo(corpus_mod.replay_table(results), nl=False)
+
+
 def main() -> None:
     """Entry point: bad input is one line on stderr and exit code 2, never a traceback."""
     logging.basicConfig(level=logging.WARNING, format="symshrink: warning: %(message)s")
