@@ -48,31 +48,6 @@ class Repro(torch.nn.Module):
 mod = Repro()
 """
 
-TINY_REPRO = """
-s0 = 1000
-
-import torch
-from torch import tensor, device
-from torch.nn import *
-
-
-class Repro(torch.nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-
-    def forward(self, arg0_1, arg1_1):
-        sum_1 = torch.ops.aten.sum.default(arg0_1);  arg0_1 = None
-        add = arg1_1 + 1;  add = None
-        return (sum_1,)
-
-def load_args(reader):
-    buf0 = reader.storage(None, 4*s0)
-    reader.tensor(buf0, (s0,), is_leaf=True)  # arg0_1
-    reader.symint(1000, expr='s0')  # arg1_1
-load_args._version = 0
-mod = Repro()
-"""
-
 
 def cold_import_torch() -> float:
     """The reference: a fresh interpreter that imports torch (what every cold call pays)."""
@@ -121,6 +96,14 @@ def table(rows: list[dict[str, float | str]]) -> str:
     return "\n".join(lines)
 
 
+def _one_symbol_repro() -> str:
+    """A repro with one free SymInt and a trivial graph, written by torch's own writer."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo's tests/
+    from tests.fixtures_gen import generate
+
+    return generate("free_symints", Path(tempfile.mkdtemp(prefix="overhead-"))).path.read_text()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reps", type=int, default=7)
@@ -159,7 +142,7 @@ def main() -> int:
     candidate(pool, LOAD_ONLY, script, "warm fork, load-only candidate")
     if args.retrace is not None:
         what = Path(args.retrace).name if args.retrace else "a 1-symbol repro"
-        source = Path(args.retrace).read_text() if args.retrace else TINY_REPRO
+        source = Path(args.retrace).read_text() if args.retrace else _one_symbol_repro()
         candidate(cold, source, retrace, f"cold child, retrace of {what}")
         candidate(pool, source, retrace, f"warm fork, retrace of {what}")
     times: dict[str, list[float]] = {name: [] for name in modes}

@@ -454,33 +454,6 @@ def test_cache_dedups_and_resumes_from_jsonl(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------- real torch
 
 
-# A repro in the writer's form with one symbol and a trivial graph: compiles in ~0.3 s.
-TINY_REPRO = """
-s0 = 1000
-
-import torch
-from torch import tensor, device
-from torch.nn import *
-
-
-class Repro(torch.nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-
-    def forward(self, arg0_1, arg1_1):
-        sum_1 = torch.ops.aten.sum.default(arg0_1);  arg0_1 = None
-        add = arg1_1 + 1;  add = None
-        return (sum_1,)
-
-def load_args(reader):
-    buf0 = reader.storage(None, 4*s0)
-    reader.tensor(buf0, (s0,), is_leaf=True)  # arg0_1
-    reader.symint(1000, expr='s0')  # arg1_1
-load_args._version = 0
-mod = Repro()
-"""
-
-
 def _resolve(qualified: str) -> object:
     """The function a phase marker names (module path, then class/function path)."""
     parts = qualified.split(".")
@@ -503,7 +476,7 @@ def test_retrace_phase_markers_name_real_functions() -> None:
 
 
 @pytest.mark.torch
-def test_real_repro_slow_and_fast(samples_dir: Path, tmp_path: Path) -> None:
+def test_real_repro_slow_and_fast(samples_dir: Path, fixtures: dict, tmp_path: Path) -> None:
     """sym_outer_n8 (FloorDiv → safe_gcd, ~9 s CPU) is slow; a one-symbol repro is fast."""
     slow_src = (samples_dir / "sym_outer_n8.py").read_text()
     oracle = CompileOracle.create(slow_src, k=1, warm=True, scratch=tmp_path)
@@ -519,7 +492,7 @@ def test_real_repro_slow_and_fast(samples_dir: Path, tmp_path: Path) -> None:
         assert slow.status == "slow", slow
         assert slow.cpu_s < 0.8 * cal.median_s  # killed at the threshold, not run through
         assert slow.slow_phase in cal.phases
-        fast = oracle(TINY_REPRO)
+        fast = oracle(fixtures["free_symints"].path.read_text())
         assert fast.status == "fast", fast
         assert fast.cpu_s < 0.5 * cal.threshold_s
     finally:
