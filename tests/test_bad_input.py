@@ -8,52 +8,46 @@ from pathlib import Path
 
 import pytest
 
-GOOD = """\
-s0 = 7
-s1 = 9
+pytestmark = pytest.mark.torch  # the base script is written by torch
 
-import torch
-
-class Repro(torch.nn.Module):
-    def forward(self, a, b):
-        return (a,)
-
-def load_args(reader):
-    buf0 = reader.storage(None, 4*s0)
-    reader.tensor(buf0, (s0,), is_leaf=True)  # a
-    reader.symint(16, expr='s0 + s1')  # b
-load_args._version = 0
-mod = Repro()
-"""
-
-
-def variant(old: str, new: str) -> str:
-    assert old in GOOD
-    return GOOD.replace(old, new)
-
-
-CASES: list[tuple[str, bytes | str | None, str, int | None]] = [
-    # name, content (None = missing file), message fragment, line
+# Each case mutates the torch-written `shared_symbols` fixture (hint lines s57, s75, s86;
+# SymInts `s57 + s75`, `s57*s86`, `((s75 + s86)//3)`): (old text, new text) or None for
+# the whole-file cases; the expected line is where the mutation lands.
+MUTATIONS: list[tuple[str, tuple[str, str] | bytes | str | None, str, str | None]] = [
+    # name, mutation, message fragment, the text of the expected line (None: no line)
     ("missing", None, "no such file", None),
     ("empty", "", "empty file", None),
     ("binary", b"\x7fELF\x00\x00\x01", "binary file", None),
-    ("latin1", GOOD.encode() + "# caf\xe9\n".encode("latin-1"), "not UTF-8", 16),
-    ("syntax", variant("def load_args(reader):", "def load_args(reader:"), "syntax error", None),
-    ("truncated", GOOD[: GOOD.index("reader.symint") + 20], "syntax error", None),
+    ("syntax", ("def load_args(reader):", "def load_args(reader:"), "syntax error", None),
+    ("no_load_args", ("def load_args(reader):", "def other(reader):"), "no `def load_args", None),
+    ("no_repro", ("class Repro(", "class Other("), "no `class Repro`", None),
+    ("bad_expr", ("expr='s57 + s75'", "expr='s57 +* s75'"), "bad expression", "s57 +* s75"),
+    ("unknown_fn", ("expr='s57 + s75'", "expr='Foo(s57, s75)'"), "unknown function", "Foo("),
+    ("no_hint", ("expr='s57 + s75'", "expr='s57 + s99'"), "symbol s99 has no hint", None),
+    ("float_hint", ("s86 = 23\n", "s86 = 23.5\n"), "hint for s86 is not an integer", "s86 = 23.5"),
+    ("negative_hint", ("s86 = 23\n", "s86 = -23\n"), "hint for s86 is negative", "s86 = -23"),
     (
-        "no_load_args",
-        variant("def load_args(reader):", "def other(reader):"),
-        "no `def load_args",
-        None,
+        "conflicting",
+        ("s86 = 23\n", "s86 = 23\ns86 = 24\n"),
+        "conflicting hints for s86",
+        "s86 = 24",
     ),
-    ("no_repro", variant("class Repro(", "class Other("), "no `class Repro`", None),
-    ("bad_expr", variant("expr='s0 + s1'", "expr='s0 +* s1'"), "bad expression", 13),
-    ("unknown_fn", variant("expr='s0 + s1'", "expr='Foo(s0, s1)'"), "unknown function", 13),
-    ("no_hint", variant("expr='s0 + s1'", "expr='s0 + s2'"), "symbol s2 has no hint", None),
-    ("float_hint", variant("s1 = 9", "s1 = 9.5"), "hint for s1 is not an integer", 2),
-    ("negative_hint", variant("s1 = 9", "s1 = -9"), "hint for s1 is negative", 2),
-    ("conflicting", variant("s1 = 9\n", "s1 = 9\ns1 = 10\n"), "conflicting hints for s1", 3),
 ]
+
+
+@pytest.fixture(scope="module")
+def good(fixtures: dict) -> str:
+    return fixtures["shared_symbols"].path.read_text()
+
+
+def mutate(good: str, mutation: tuple[str, str] | bytes | str | None) -> bytes | None:
+    if mutation is None or isinstance(mutation, bytes):
+        return mutation
+    if isinstance(mutation, str):
+        return mutation.encode()
+    old, new = mutation
+    assert old in good, old
+    return good.replace(old, new, 1).encode()
 
 
 def run_inspect(path: Path) -> subprocess.CompletedProcess[str]:
@@ -65,13 +59,21 @@ def run_inspect(path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize(("name", "content", "message", "line"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("name", "mutation", "message", "line_text"), MUTATIONS, ids=[c[0] for c in MUTATIONS]
+)
 def test_bad_input_is_one_line_exit_2(
-    tmp_path: Path, name: str, content: bytes | str | None, message: str, line: int | None
+    good: str,
+    tmp_path: Path,
+    name: str,
+    mutation: tuple[str, str] | bytes | str | None,
+    message: str,
+    line_text: str | None,
 ) -> None:
     path = tmp_path / f"{name}.py"
+    content = mutate(good, mutation)
     if content is not None:
-        path.write_bytes(content if isinstance(content, bytes) else content.encode())
+        path.write_bytes(content)
     before = path.read_bytes() if path.exists() else None
 
     result = run_inspect(path)
@@ -80,24 +82,43 @@ def test_bad_input_is_one_line_exit_2(
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert "Traceback" not in result.stderr
-    where = f"{path}:{line}:" if line is not None else f"{path}"
-    assert where in lines[0]
     assert message in lines[0]
+    assert str(path) in lines[0]
+    if line_text is not None:
+        text_lines = content.decode().splitlines()
+        expected = next(i for i, t in enumerate(text_lines, 1) if line_text in t)
+        assert f"{path}:{expected}:" in lines[0]
     if before is not None:
         assert path.read_bytes() == before
 
 
-def test_good_variant_parses(tmp_path: Path) -> None:
+def test_not_utf8_names_the_line(good: str, tmp_path: Path) -> None:
+    path = tmp_path / "latin1.py"
+    path.write_bytes(good.encode() + "# caf\xe9\n".encode("latin-1"))
+    result = run_inspect(path)
+    assert result.returncode == 2
+    assert f"{path}:{len(good.splitlines()) + 1}: not UTF-8 text" in result.stderr
+
+
+def test_truncated_script_is_a_syntax_error(good: str, tmp_path: Path) -> None:
+    path = tmp_path / "truncated.py"
+    path.write_text(good[: good.index("reader.symint") + 20])
+    result = run_inspect(path)
+    assert result.returncode == 2
+    assert "syntax error" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_good_base_parses(good: str, tmp_path: Path) -> None:
     """The base of the table above is valid, so each case fails for its own reason."""
     path = tmp_path / "good.py"
-    path.write_text(GOOD)
+    path.write_text(good)
     result = run_inspect(path)
     assert result.returncode == 0, result.stderr
 
 
-def test_hint_disagreeing_with_expression_warns(tmp_path: Path) -> None:
+def test_hint_disagreeing_with_expression_warns(good: str, tmp_path: Path) -> None:
     path = tmp_path / "disagree.py"
-    path.write_text(variant("reader.symint(16,", "reader.symint(17,"))
+    path.write_bytes(mutate(good, ("reader.symint(2003,", "reader.symint(2004,")))
     result = run_inspect(path)
     assert result.returncode == 0
-    assert "hint 17 disagrees" in result.stderr
+    assert "hint 2004 disagrees" in result.stderr
