@@ -311,12 +311,19 @@ def _verified(
 
 @contextmanager
 def _progress(enabled: bool) -> Iterator[Any]:
-    """A tqdm bar: calls, accepted changes, free symbols left, expression size."""
+    """A tqdm bar: calls, accepted changes, free symbols left, expression size, best time.
+
+    No ETA: how many calls a reduction needs is not known in advance; tqdm shows the
+    elapsed time and the rate.
+    """
     bar = tqdm(disable=not enabled, unit="call", desc="minimize", dynamic_ncols=True)
 
     def on_call(stats: Stats, best: Repro) -> None:
         bar.n = stats.oracle_calls
-        bar.set_postfix(accepted=stats.accepted, cached=stats.cache_hits, **_short(measures(best)))
+        shown = {"accepted": stats.accepted, "cached": stats.cache_hits, **_short(measures(best))}
+        if stats.best_s is not None:
+            shown["best_s"] = f"{stats.best_s:.1f}"
+        bar.set_postfix(shown)
 
     try:
         yield on_call

@@ -42,6 +42,7 @@ class Stats:
     per_pass: dict[str, dict[str, int]] = field(default_factory=dict)
     stopped_by: str | None = None  # budget that ended the run early, if any
     fixpoint: bool = False  # the last round changed nothing: 1-minimal for every pass
+    best_s: float | None = None  # the oracle's CPU seconds for the best model so far
 
     def as_dict(self) -> dict[str, object]:
         return dict(self.__dict__)
@@ -173,6 +174,7 @@ class Reducer:
             if verdicts[key].interesting and size(model) < size(self.best):
                 self.best = model
                 self.stats.accepted += 1
+                self.stats.best_s = verdicts[key].cpu_s
                 if self.on_improve is not None:
                     self.on_improve(model)
         if self.on_call is not None:
