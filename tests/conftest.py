@@ -18,4 +18,9 @@ def fixtures(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 @pytest.fixture(scope="session")
 def samples_dir() -> Path:
-    return Path(__file__).resolve().parents[2] / "shared" / "samples"
+    """../shared/samples: real torch-written repros the team keeps beside the checkout
+    (CI has a copy there too)."""
+    path = Path(__file__).resolve().parents[2] / "shared" / "samples"
+    if not path.is_dir():
+        pytest.skip(f"no team samples at {path} (../shared/ is not beside this checkout)")
+    return path
