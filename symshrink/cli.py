@@ -262,6 +262,33 @@ def corpus_replay(
         typer.echo(corpus_mod.replay_table(results), nl=False)
 
 
+@app.command("sympy-repro")
+def sympy_repro(
+    repro: ReproPath,
+    out: Annotated[
+        Path | None, typer.Option("-o", "--out", help="output script [default: REPRO.sympy.py]")
+    ] = None,
+    threshold: Annotated[
+        float | None,
+        typer.Option(help="seconds that count as slow [default: half the call's time]"),
+    ] = None,
+    timeout: Annotated[float, typer.Option(help="hard cap on the capture and each run")] = 900.0,
+    shrink: Annotated[
+        bool, typer.Option("--shrink/--no-shrink", help="drop terms while still slow")
+    ] = True,
+) -> None:
+    """Write a pure-sympy script reproducing the slowest sympy call of the compile."""
+    from symshrink import sympy_repro as sr
+
+    target = out or repro.with_name(f"{repro.stem}.sympy.py")
+    try:
+        outcome = sr.build(repro, target, threshold=threshold, timeout=timeout, do_shrink=shrink)
+    except sr.CaptureError as e:
+        typer.echo(f"symshrink: error: {e}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(outcome.summary(), nl=False)
+
+
 def main() -> None:
     """Entry point: bad input is one line on stderr and exit code 2, never a traceback."""
     logging.basicConfig(level=logging.WARNING, format="symshrink: warning: %(message)s")
