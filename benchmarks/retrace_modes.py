@@ -13,9 +13,8 @@ PYTHONHASHSEED=0) under each configuration, with a wall-clock timeout per run:
     python benchmarks/retrace_modes.py [--n 4 8 16 24] [--family floordiv_sum ...]
                                        [--config preserved ...] [--timeout 300] [--json OUT]
 
-Besides the fixture families of tests/fixtures_gen.py this file defines two of its own,
-`modidx_outer` (ModularIndexing / FloorDiv by sums) and `max_outer` (the same behind a
-`Max` of two sums), registered at run time.
+Families come from tests/fixtures_gen.py (`modidx_outer` and `max_outer` were first
+measured here and live there now).
 """
 
 from __future__ import annotations
@@ -49,62 +48,6 @@ CONFIGS: dict[str, tuple[str, dict[str, str]]] = {
     "independent": ("independent", {}),
     "caps": ("preserved", CAPS),
 }
-
-
-# ------------------------------------------------------------------ extra families
-# In tests/fixtures_gen.py's builder signature (env, **params) -> _Built, so that they
-# can move there as they are.
-
-
-def _halves(env: Any, n: int, base: int, step: int) -> tuple[list[Any], int, Any, Any]:
-    """N dynamic 1-D inputs; the sums of their first and second halves."""
-    xs = [env.tensor([base + step * i]) for i in range(n)]
-    env.check_distinct(n)
-    k = n // 2
-    return xs, k, fixtures_gen._sym_sum(xs[:k]), fixtures_gen._sym_sum(xs[k:])
-
-
-def modidx_outer(env: Any, *, n: int = 8, base: int = 1000, step: int = 3) -> Any:
-    """The outer product of two cats (lengths A = Σ first half, B = Σ second half),
-    transposed, made contiguous and viewed back as `(A, B)`: Inductor indexes it with
-    `ModularIndexing(B*i + j, 1, A)` and `(B*i + j)//A`, divisors that are sums.
-    SymInt inputs A and B."""
-    import torch
-
-    xs, k, a_len, b_len = _halves(env, n, base, step)
-
-    def fn(*args: Any) -> Any:
-        *ts, a_len, b_len = args
-        a, b = torch.cat(ts[:k]), torch.cat(ts[k:])
-        t = (a.unsqueeze(1) * b.unsqueeze(0)).t().contiguous()
-        return (t.view(-1).view(a_len, b_len) * 2.0,)
-
-    built = fixtures_gen._trace(fn, [*xs, a_len, b_len])
-    built.params = {"n": n, "base": base, "step": step}
-    return built
-
-
-def max_outer(env: Any, *, n: int = 8, base: int = 1000, step: int = 3) -> Any:
-    """modidx_outer with both cats padded to `M = Max(A, B)` first: the indexing carries
-    `Max` of two sums next to the sums themselves. SymInt inputs A, B and M."""
-    import torch
-
-    xs, k, a_len, b_len = _halves(env, n, base, step)
-    m = torch.sym_max(a_len, b_len)
-
-    def fn(*args: Any) -> Any:
-        *ts, a_len, b_len, m = args
-        a = torch.constant_pad_nd(torch.cat(ts[:k]), [0, m - a_len])
-        b = torch.constant_pad_nd(torch.cat(ts[k:]), [0, m - b_len])
-        t = (a.unsqueeze(1) * b.unsqueeze(0)).t().contiguous()
-        return (t.view(-1)[: a_len * b_len].view(a_len, b_len) * 2.0,)
-
-    built = fixtures_gen._trace(fn, [*xs, a_len, b_len, m])
-    built.params = {"n": n, "base": base, "step": step}
-    return built
-
-
-EXTRA_FAMILIES = {"modidx_outer": modidx_outer, "max_outer": max_outer}
 
 
 # ------------------------------------------------------------------------ running
@@ -178,7 +121,6 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write every result here")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    fixtures_gen.FAMILIES.update(EXTRA_FAMILIES)
 
     results = []
     print("model/graph free symbols in `syms`; seconds, no native compile", flush=True)

@@ -439,6 +439,54 @@ def _reader_forms(env: _Env) -> _Built:
     )
 
 
+def _halves(env: _Env, n: int, base: int, step: int) -> tuple[list[Any], int, Any, Any]:
+    """N dynamic 1-D inputs; the sums of their first and second halves."""
+    xs = [env.tensor([base + step * i]) for i in range(n)]
+    env.check_distinct(n)
+    k = n // 2
+    return xs, k, _sym_sum(xs[:k]), _sym_sum(xs[k:])
+
+
+def _modidx_outer(env: _Env, *, n: int = 8, base: int = 1000, step: int = 3) -> _Built:
+    """The outer product of two cats (lengths A = Σ first half, B = Σ second half),
+    transposed, made contiguous and viewed back as `(A, B)`: Inductor indexes it with
+    `ModularIndexing(B*i + j, 1, A)` and `(B*i + j)//A`, divisors that are sums.
+    SymInt inputs A and B."""
+    import torch
+
+    xs, k, a_len, b_len = _halves(env, n, base, step)
+
+    def fn(*args: Any) -> Any:
+        *ts, a_len, b_len = args
+        a, b = torch.cat(ts[:k]), torch.cat(ts[k:])
+        t = (a.unsqueeze(1) * b.unsqueeze(0)).t().contiguous()
+        return (t.view(-1).view(a_len, b_len) * 2.0,)
+
+    built = _trace(fn, [*xs, a_len, b_len])
+    built.params = {"n": n, "base": base, "step": step}
+    return built
+
+
+def _max_outer(env: _Env, *, n: int = 8, base: int = 1000, step: int = 3) -> _Built:
+    """modidx_outer with both cats padded to `M = Max(A, B)` first: the indexing carries
+    `Max` of two sums next to the sums themselves. SymInt inputs A, B and M."""
+    import torch
+
+    xs, k, a_len, b_len = _halves(env, n, base, step)
+    m = torch.sym_max(a_len, b_len)
+
+    def fn(*args: Any) -> Any:
+        *ts, a_len, b_len, m = args
+        a = torch.constant_pad_nd(torch.cat(ts[:k]), [0, m - a_len])
+        b = torch.constant_pad_nd(torch.cat(ts[k:]), [0, m - b_len])
+        t = (a.unsqueeze(1) * b.unsqueeze(0)).t().contiguous()
+        return (t.view(-1)[: a_len * b_len].view(a_len, b_len) * 2.0,)
+
+    built = _trace(fn, [*xs, a_len, b_len, m])
+    built.params = {"n": n, "base": base, "step": step}
+    return built
+
+
 FAMILIES: dict[str, Callable[..., _Built]] = {
     "floordiv_sum": _floordiv_sum,
     "free_symints": _free_symints,
@@ -447,6 +495,8 @@ FAMILIES: dict[str, Callable[..., _Built]] = {
     "strided": _strided,
     "old_style": _old_style,
     "mod_pad": _mod_pad,
+    "modidx_outer": _modidx_outer,
+    "max_outer": _max_outer,
     "reader_forms": _reader_forms,
 }
 
@@ -460,6 +510,8 @@ STANDARD_SET: tuple[tuple[str, dict[str, Any]], ...] = (
     ("strided", {}),
     ("old_style", {"n": 4}),
     ("mod_pad", {"n": 8}),
+    ("modidx_outer", {"n": 4}),
+    ("max_outer", {"n": 4}),
     ("reader_forms", {}),
 )
 

@@ -1,0 +1,88 @@
+s44 = 1021
+s52 = 1015
+s57 = 1003
+s61 = 1018
+s67 = 1009
+s75 = 1000
+s80 = 1012
+s86 = 1006
+
+
+# env var omitted due to stable_output=True
+import torch
+from torch import tensor, device
+import torch.fx as fx
+from torch._dynamo.testing import rand_strided
+from math import inf
+import torch._inductor.inductor_prims
+
+
+
+# config omitted due to stable_output=True
+
+isolate_fails_code_str = None
+
+
+
+
+
+if "__compile_source__" in globals():
+    import inspect as __after_aot_inspect
+    import linecache as __after_aot_linecache
+    __after_aot_filename = __after_aot_inspect.currentframe().f_code.co_filename
+    __after_aot_linecache.cache[__after_aot_filename] = (
+        len(__compile_source__),
+        None,
+        __compile_source__.splitlines(True),
+        __after_aot_filename,
+    )
+torch._higher_order_ops.triton_kernel_wrap.kernel_side_table.reset_table()
+
+from torch.nn import *
+class Repro(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+
+
+
+    def forward(self, arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1):
+        cat = torch.ops.aten.cat.default([arg0_1, arg1_1, arg2_1, arg3_1]);  arg0_1 = arg1_1 = arg2_1 = arg3_1 = None
+        cat_1 = torch.ops.aten.cat.default([arg4_1, arg5_1, arg6_1, arg7_1]);  arg4_1 = arg5_1 = arg6_1 = arg7_1 = None
+        unsqueeze = torch.ops.aten.unsqueeze.default(cat, 1);  cat = None
+        unsqueeze_1 = torch.ops.aten.unsqueeze.default(cat_1, 0);  cat_1 = None
+        mul = torch.ops.aten.mul.Tensor(unsqueeze, unsqueeze_1);  unsqueeze = unsqueeze_1 = None
+        permute = torch.ops.aten.permute.default(mul, [1, 0]);  mul = None
+        clone = torch.ops.aten.clone.default(permute, memory_format = torch.contiguous_format);  permute = None
+        view = torch.ops.aten.view.default(clone, [-1]);  clone = None
+        view_1 = torch.ops.aten.view.default(view, [arg8_1, arg9_1]);  view = arg8_1 = arg9_1 = None
+        mul_2 = torch.ops.aten.mul.Tensor(view_1, 2.0);  view_1 = None
+        return (mul_2,)
+
+def load_args(reader):
+    buf0 = reader.storage(None, 4*s75)
+    reader.tensor(buf0, (s75,), is_leaf=True)  # arg0_1
+    buf1 = reader.storage(None, 4*s57)
+    reader.tensor(buf1, (s57,), is_leaf=True)  # arg1_1
+    buf2 = reader.storage(None, 4*s86)
+    reader.tensor(buf2, (s86,), is_leaf=True)  # arg2_1
+    buf3 = reader.storage(None, 4*s67)
+    reader.tensor(buf3, (s67,), is_leaf=True)  # arg3_1
+    buf4 = reader.storage(None, 4*s80)
+    reader.tensor(buf4, (s80,), is_leaf=True)  # arg4_1
+    buf5 = reader.storage(None, 4*s52)
+    reader.tensor(buf5, (s52,), is_leaf=True)  # arg5_1
+    buf6 = reader.storage(None, 4*s61)
+    reader.tensor(buf6, (s61,), is_leaf=True)  # arg6_1
+    buf7 = reader.storage(None, 4*s44)
+    reader.tensor(buf7, (s44,), is_leaf=True)  # arg7_1
+    reader.symint(4018, expr='s57 + s67 + s75 + s86')  # arg8_1
+    reader.symint(4066, expr='s44 + s52 + s61 + s80')  # arg9_1
+load_args._version = 0
+mod = Repro()
+if __name__ == '__main__':
+    from torch._dynamo.repro.after_aot import run_repro
+    with torch.no_grad():
+        run_repro(mod, load_args, accuracy=False, command='run', save_dir=None, tracing_mode='symbolic', check_str=None)
+        # To run it separately, do 
+        # mod, args = run_repro(mod, load_args, accuracy=False, command='get_args', save_dir=None, tracing_mode='symbolic', check_str=None)
+        # mod(*args)
