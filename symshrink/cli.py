@@ -37,6 +37,11 @@ class Format(StrEnum):
     json = "json"
 
 
+class RetraceMode(StrEnum):
+    preserved = "preserved"
+    independent = "independent"
+
+
 class GraphFormat(StrEnum):
     dot = "dot"
     mermaid = "mermaid"
@@ -289,21 +294,6 @@ def sympy_repro(
     typer.echo(outcome.summary(), nl=False)
 
 
-def main() -> None:
-    """Entry point: bad input is one line on stderr and exit code 2, never a traceback."""
-    logging.basicConfig(level=logging.WARNING, format="symshrink: warning: %(message)s")
-    try:
-        app()
-    except ReproError as e:
-        typer.echo(f"symshrink: error: {e}", err=True)
-        sys.exit(2)
-
-
-class RetraceMode(StrEnum):
-    preserved = "preserved"
-    independent = "independent"
-
-
 @app.command()
 def run(
     repro: ReproPath,
@@ -345,3 +335,13 @@ def run(
         typer.echo(result.table(), nl=False)
     if result.error:
         raise typer.Exit(1)
+
+
+def main() -> None:
+    """Entry point: bad input is one line on stderr and exit code 2, never a traceback."""
+    logging.basicConfig(level=logging.WARNING, format="symshrink: warning: %(message)s")
+    try:
+        app()
+    except ReproError as e:
+        typer.echo(f"symshrink: error: {e}", err=True)
+        sys.exit(2)
