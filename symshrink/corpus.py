@@ -23,14 +23,10 @@ leans to `still slow`; `--factor` gives margin. This module imports no torch.
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import importlib.metadata
 import json
-import os
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -406,23 +402,10 @@ def _replay_one(
 
 def _run(argv: list[str], timeout_s: float) -> tuple[int | None, str, str]:
     """Run in a scratch directory and a process group of its own; None on timeout."""
+    from symshrink.oracle.procs import run_in_group
+
     with tempfile.TemporaryDirectory(prefix="symshrink-corpus-") as scratch:
-        proc = subprocess.Popen(
-            argv,
-            cwd=scratch,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-        try:
-            out, err = proc.communicate(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            return None, "", ""
-        return proc.returncode, out, err
+        return run_in_group(argv, timeout_s=timeout_s, cwd=scratch)
 
 
 def replay_json(results: Sequence[Replay], factor: float, settings: Mapping[str, str]) -> str:

@@ -36,7 +36,6 @@ import json
 import logging
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import threading
@@ -251,28 +250,14 @@ def run_script(path: Path, *, timeout: float) -> tuple[float | None, str | None]
 
     The script runs in its own process group, killed whole at the timeout.
     """
-    from symshrink.oracle.procs import kill_group
+    from symshrink.oracle.procs import run_in_group
     from symshrink.oracle.runner import child_env
 
-    proc = subprocess.Popen(
-        [sys.executable, str(path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=child_env(),
-        start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        kill_group(proc.pid)
-        proc.communicate()
+    code, out, err = run_in_group([sys.executable, str(path)], timeout_s=timeout, env=child_env())
+    if code is None:
         return float("inf"), None
-    finally:
-        with contextlib.suppress(Exception):
-            kill_group(proc.pid, settle_s=0.5)
-    if proc.returncode != 0:
-        last = (err.strip().splitlines() or [f"exit code {proc.returncode}"])[-1]
+    if code != 0:
+        last = (err.strip().splitlines() or [f"exit code {code}"])[-1]
         return None, last[:300]
     seconds = parse_seconds(out)
     if seconds is None:
@@ -360,35 +345,21 @@ def capture(
     arguments become Symbols (`abstract_torch`); without, such calls come back with
     `torch_specific` set and cannot be rendered. Raises CaptureError when the child fails.
     """
-    from symshrink.oracle.procs import kill_group
+    from symshrink.oracle.procs import run_in_group
     from symshrink.oracle.runner import child_env
 
     cmd = [sys.executable, "-m", "symshrink.sympy_repro", "capture", str(script), "--json"]
     cmd += ["--top", str(top)] + ([] if abstract else ["--no-abstract"])
     for f in functions:
         cmd += ["--function", f]
-    proc = subprocess.Popen(
-        cmd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=child_env(),
-        start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        kill_group(proc.pid)
-        proc.communicate()
-        raise CaptureError(f"capture of {script} still running after {timeout:.0f} s") from None
-    finally:
-        with contextlib.suppress(Exception):
-            kill_group(proc.pid, settle_s=0.5)
+    code, out, err = run_in_group(cmd, timeout_s=timeout, env=child_env())
+    if code is None:
+        raise CaptureError(f"capture of {script} still running after {timeout:.0f} s")
     try:
         data = json.loads(out)
     except json.JSONDecodeError:
         tail = "\n".join(err.strip().splitlines()[-5:])
-        raise CaptureError(f"capture of {script} failed (exit {proc.returncode}): {tail}") from None
+        raise CaptureError(f"capture of {script} failed (exit {code}): {tail}") from None
     if data.get("error"):
         log.warning("retrace of %s: %s", script, data["error"])
     return [Call.from_dict(d) for d in data["calls"]]

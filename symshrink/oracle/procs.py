@@ -13,8 +13,10 @@ import ctypes
 import logging
 import os
 import signal
+import subprocess
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 log = logging.getLogger(__name__)
 
@@ -113,3 +115,32 @@ def become_subreaper() -> bool:
 def die_with_parent() -> bool:
     """SIGKILL this process when its parent dies (a forked candidate of a dead worker)."""
     return _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def run_in_group(
+    argv: list[str], *, timeout_s: float, cwd: str | Path | None = None, env: dict | None = None
+) -> tuple[int | None, str, str]:
+    """Run `argv` as the leader of a new process group; (exit code, stdout, stderr).
+
+    The whole group is SIGKILLed at `timeout_s` (exit code None) and again when the
+    leader is done, so nothing it started (compile workers) outlives the call.
+    """
+    proc = subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        kill_group(proc.pid)
+        proc.communicate()
+        return None, "", ""
+    finally:
+        with contextlib.suppress(Exception):
+            kill_group(proc.pid, settle_s=0.5)
+    return proc.returncode, out, err
