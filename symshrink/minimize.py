@@ -197,7 +197,10 @@ def minimize(opts: Options) -> Outcome:
             journal=journal,
             on_improve=improved,
             max_calls=opts.max_calls,
-            max_time=opts.max_time,
+            # --max-time counts from the start: calibration and the first check included
+            max_time=None
+            if opts.max_time is None
+            else max(0.0, opts.max_time - (time.monotonic() - started)),
         )
         with _progress(opts.progress) as on_call, _sigterm_as_interrupt():
             reducer.on_call = on_call
