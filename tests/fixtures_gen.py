@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 __all__ = [
     "FAMILIES",
     "PYTHON_EXPR_FAMILIES",
+    "SLOW_FAMILIES",
     "STANDARD_SET",
     "Fixture",
     "generate",
@@ -487,6 +488,61 @@ def _max_outer(env: _Env, *, n: int = 8, base: int = 1000, step: int = 3) -> _Bu
     return built
 
 
+def _nested_floordiv(env: _Env, *, depth: int = 4, length: int = 100003) -> _Built:
+    """Reshape chains on one 1-D input of length s0: each level cuts the length to a
+    multiple of 3, views it as ``(L//3, 3)``, drops column 0 and flattens, so the
+    lengths nest ``2*((2*(s0//3))//3)`` ``depth`` times and Inductor's indexing nests
+    ``//`` and ``ModularIndexing`` as deep.  SymInt inputs: each level's length (the
+    last one is the final view).  ``--no-native-compile``, nearly all codegen
+    (``simplify_index_in_vec_range``): ~8 s at depth 4 but ~5 s with s0 a constant
+    (symshrink minimizes depth 4 to 0 symbols); ~100 s at depth 5 (2 busy cores).
+    """
+    depth = _check_n(depth)
+    x = env.tensor([length])
+    env.check_distinct(1)
+    lens: list[Any] = []
+    cur = x.shape[0]
+    for _ in range(depth):
+        cur = 2 * (cur // 3)
+        lens.append(cur)
+
+    def fn(*args: Any) -> Any:
+        t, *ls = args
+        for out_len in ls:
+            n = t.shape[0]
+            t = (t[: (n // 3) * 3].view(n // 3, 3)[:, 1:] * 2.0).reshape(out_len)
+        return (t * 3.0,)
+
+    built = _trace(fn, [x, *lens])
+    built.params = {"depth": depth, "length": length}
+    return built
+
+
+def _item_mod(env: _Env, *, n: int = 32, base: int = 1000, step: int = 3) -> _Built:
+    """``%`` of a sum of ``.item()``-like values by 213: N free SymInt inputs (bare
+    symbols) and ``m = PythonMod(u0 - u1 + u2 - ..., 213)`` (alternating signs, so the
+    dividend's sign is unknown), used as a slice length and an ``arange`` size.
+    ~3 s at N = 24, ~6 s at N = 32 (trace and codegen, ``--no-native-compile``)."""
+    import torch
+
+    n = _check_n(n, 2)
+    us = [env.symbol(base + step * i, f"item{i}") for i in range(n)]
+    env.check_distinct(n)
+    total = us[0]
+    for i, u in enumerate(us[1:], 1):
+        total = total + u if i % 2 == 0 else total - u
+    m = total % 213
+    x = env.tensor([213], static=[True])
+
+    def fn(*args: Any) -> Any:
+        t, *_items, m = args
+        return ((t[:m] * torch.arange(m, dtype=torch.float32)).sum(),)
+
+    built = _trace(fn, [x, *us, m])
+    built.params = {"n": n, "base": base, "step": step}
+    return built
+
+
 FAMILIES: dict[str, Callable[..., _Built]] = {
     "floordiv_sum": _floordiv_sum,
     "free_symints": _free_symints,
@@ -499,6 +555,15 @@ FAMILIES: dict[str, Callable[..., _Built]] = {
     "max_outer": _max_outer,
     "reader_forms": _reader_forms,
 }
+
+# Real pathologies that are slow on purpose (seconds per compile): generated on demand
+# (``--family``) for the corpus, never by generate_all.  Kept out of FAMILIES, which the
+# standard set must cover.
+SLOW_FAMILIES: dict[str, Callable[..., _Built]] = {
+    "nested_floordiv": _nested_floordiv,
+    "item_mod": _item_mod,
+}
+_ALL_FAMILIES: dict[str, Callable[..., _Built]] = {**FAMILIES, **SLOW_FAMILIES}
 
 # (family, params) of generate_all; names carry ``_n{n}`` where the family has n.
 STANDARD_SET: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -648,7 +713,11 @@ def _truth(family: str, built: _Built, placeholders: list[str]) -> dict[str, Any
 
 
 def _fixture_name(family: str, params: dict[str, Any]) -> str:
-    return f"{family}_n{params['n']}" if "n" in params else family
+    if "n" in params:
+        return f"{family}_n{params['n']}"
+    if "depth" in params:
+        return f"{family}_d{params['depth']}"
+    return family
 
 
 def generate(
@@ -668,11 +737,11 @@ def generate(
     """
     from torch._dynamo.repro.after_aot import save_graph_repro
 
-    if name not in FAMILIES:
-        raise KeyError(f"unknown fixture family {name!r}; known: {sorted(FAMILIES)}")
+    if name not in _ALL_FAMILIES:
+        raise KeyError(f"unknown fixture family {name!r}; known: {sorted(_ALL_FAMILIES)}")
     t0 = time.perf_counter()
     env = _Env()
-    built = FAMILIES[name](env, **params)
+    built = _ALL_FAMILIES[name](env, **params)
     stem = fixture_name or _fixture_name(name, built.params)
     placeholders = [n.target for n in built.gm.graph.find_nodes(op="placeholder")]
 
@@ -711,8 +780,9 @@ def generate_all(out_dir: Path) -> list[Fixture]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out_dir", type=Path)
-    parser.add_argument("--family", choices=sorted(FAMILIES), help="one family only")
+    parser.add_argument("--family", choices=sorted(_ALL_FAMILIES), help="one family only")
     parser.add_argument("--n", type=int, help="size parameter of the family (N inputs)")
+    parser.add_argument("--depth", type=int, help="nesting depth of the family")
     parser.add_argument("--name", help="fixture (file) name; default family[_nN]")
     parser.add_argument(
         "--unstable",
@@ -723,15 +793,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     t0 = time.perf_counter()
     if ns.family is None:
-        if ns.n is not None or ns.name is not None:
-            parser.error("--n / --name need --family")
+        if ns.n is not None or ns.depth is not None or ns.name is not None:
+            parser.error("--n / --depth / --name need --family")
         fixtures = [
             generate(f, ns.out_dir, stable_output=not ns.unstable, **p) for f, p in STANDARD_SET
         ]
     else:
-        params: dict[str, Any] = {} if ns.n is None else {"n": ns.n}
-        if params and "n" not in inspect.signature(FAMILIES[ns.family]).parameters:
-            parser.error(f"family {ns.family} has no size parameter n")
+        params: dict[str, Any] = {
+            k: v for k, v in (("n", ns.n), ("depth", ns.depth)) if v is not None
+        }
+        accepted = inspect.signature(_ALL_FAMILIES[ns.family]).parameters
+        for key in params:
+            if key not in accepted:
+                parser.error(f"family {ns.family} has no parameter {key}")
         fixtures = [
             generate(
                 ns.family,
