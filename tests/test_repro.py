@@ -99,47 +99,24 @@ def test_rendered_script_runs_with_torch_run_repro(fixtures: dict, tmp_path: Pat
     assert result.returncode == 0, result.stderr[-2000:]
 
 
-def test_reads_every_writer_form() -> None:
+def test_reads_every_writer_form(fixtures: dict) -> None:
     """const, generator, unbacked and unsupported inputs are kept verbatim, in order."""
-    source = """\
-s1 = 4
-s2 = 6
-
-import torch
-
-class Repro(torch.nn.Module):
-    def forward(self, a, k, none, gen, u, lst):
-        return (a,)
-
-def load_args(reader):
-    buf0 = reader.storage(None, 4*s1*s2, dtype_hint=torch.int64)
-    reader.tensor(buf0, (s1, s2), (1, s1), dtype=torch.int64, storage_offset=s2, is_leaf=True)  # a
-    reader.symint(15, expr='2*s1 + ((s2//3))')  # k
-    reader.const('none')  # none, filtered out during compilation
-    reader.generator('cpu', None)  # gen
-    reader.symint(None, expr='u0')  # u
-    reader.unsupported('lst')  # unsupported type for dumping: <class 'list'>
-    \"\"\"
-    reader.tensor(buf0, (s1,), is_leaf=True)  # lst[0]
-    \"\"\"
-load_args._version = 0
-mod = Repro()
-"""
-    repro = parse(source)
-    kinds = [type(x).__name__ for x in repro.inputs]
-    assert kinds == [
-        "TensorInput",
-        "SymIntInput",
-        "OtherInput",
-        "OtherInput",
-        "SymIntInput",
-        "OtherInput",
-    ]
-    assert [x.name for x in repro.inputs] == ["a", "k", "none", "gen", "u", "lst"]
-    assert dict(repro.hints) == {"s1": 4, "s2": 6}
-    lst = repro.inputs[5]
-    assert isinstance(lst, OtherInput) and "lst[0]" in lst.source
+    fx = fixtures["reader_forms"]
+    repro = parse_file(fx.path)
+    assert [x.name for x in repro.inputs] == fx.truth["placeholders"]
+    others = {o["index"]: o for o in fx.truth["others"]}
+    for i, x in enumerate(repro.inputs):
+        if i in others:
+            assert isinstance(x, OtherInput) and x.kind == others[i]["kind"], x
+    lst = repro.inputs[others_index(fx.truth, "unsupported")]
+    assert isinstance(lst, OtherInput) and "lst[0]" in lst.source  # its raw block, kept
+    unbacked = [x for _, x in repro.symints() if x.hint is None]
+    assert [str(x.expr) for x in unbacked] == fx.truth["unbacked_symbols"]
     assert parse(render(repro)) == repro
+
+
+def others_index(truth: dict, kind: str) -> int:
+    return next(o["index"] for o in truth["others"] if o["kind"] == kind)
 
 
 # -- property: round-trip over generated models -------------------------------------
