@@ -888,6 +888,23 @@ def _is_old_style(repro: Repro) -> bool:
 # --------------------------------------------------------------------------- child CLI
 
 
+@contextlib.contextmanager
+def stdout_to_stderr(enabled: bool = True) -> Iterator[None]:
+    """Point file descriptor 1 at stderr while torch runs, so a child's stdout carries only
+    the JSON its parent reads (torch and sympy print warnings straight to fd 1)."""
+    if not enabled:
+        yield
+        return
+    stdout = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(stdout, 1)
+        os.close(stdout)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m symshrink.retrace SCRIPT [--json] ...`: 0 ok, 1 the run failed, 2 bad input.
 
@@ -903,10 +920,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--device")
     ns = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="symshrink.retrace: %(message)s")
-    stdout = os.dup(1)
-    try:
-        if ns.json:
-            os.dup2(2, 1)
+    with stdout_to_stderr(ns.json):
         try:
             result = retrace(
                 ns.script,
@@ -919,10 +933,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         except (ReproError, SettingError) as e:
             result = RetraceResult(script=str(ns.script), mode=ns.mode, error=str(e))
             code = 2
-    finally:
-        sys.stdout.flush()
-        os.dup2(stdout, 1)
-        os.close(stdout)
     text = result.to_json() if ns.json else result.table()
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     sys.stdout.flush()

@@ -34,7 +34,6 @@ import importlib
 import itertools
 import json
 import logging
-import os
 import re
 import sys
 import tempfile
@@ -545,20 +544,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     cap.add_argument("--no-abstract", action="store_true", help="keep torch functions in args")
     ns = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="symshrink.sympy_repro: %(message)s")
-    stdout = os.dup(1)
-    try:
-        if ns.json:
-            os.dup2(2, 1)
+    from symshrink.retrace import stdout_to_stderr
+
+    with stdout_to_stderr(ns.json):
         data = capture_here(
             ns.script,
             functions=ns.function or DEFAULT_FUNCTIONS,
             top=ns.top,
             abstract=not ns.no_abstract,
         )
-    finally:
-        sys.stdout.flush()
-        os.dup2(stdout, 1)
-        os.close(stdout)
     if ns.json:
         text = json.dumps(data, indent=2)
     else:

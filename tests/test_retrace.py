@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -228,6 +229,24 @@ OP_CASES = {
 }
 
 
+OP_CASE_HINTS = {"s0": 37, "s1": 41}
+
+
+def op_case_symints() -> tuple[Any, dict[str, Any]]:
+    """A duck-sizing-free ShapeEnv and one SymInt per OP_CASE_HINTS symbol."""
+    from torch._dynamo.source import ConstantSource
+    from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv
+
+    env = ShapeEnv(duck_shape=False)
+    syms = {
+        n: env.create_symintnode(
+            env.create_symbol(h, ConstantSource(n), dynamic_dim=DimDynamic.DYNAMIC), hint=h
+        )
+        for n, h in OP_CASE_HINTS.items()
+    }
+    return env, syms
+
+
 def test_op_cases_cover_every_op() -> None:
     assert OP_CASES.keys() == OP_NAMES
 
@@ -236,23 +255,14 @@ def test_op_cases_cover_every_op() -> None:
 def test_symint_ops_compute_what_evaluate_computes(op: str) -> None:
     """Each op, folded with real SymInts, keeps the value `expr.evaluate` gives."""
     import torch
-    from torch._dynamo.source import ConstantSource
-    from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv
 
-    env = ShapeEnv(duck_shape=False)
-    hints = {"s0": 37, "s1": 41}
-    syms = {
-        n: env.create_symintnode(
-            env.create_symbol(h, ConstantSource(n), dynamic_dim=DimDynamic.DYNAMIC), hint=h
-        )
-        for n, h in hints.items()
-    }
+    env, syms = op_case_symints()
     expr = parse_expr(OP_CASES[op])
     value = fold(expr, syms.__getitem__, symint_ops(env))
     if isinstance(value, torch.SymInt | torch.SymBool):
         assert value.node.expr.free_symbols  # still symbolic, not a constant
         value = value.node.hint
-    assert value == evaluate(expr, hints)
+    assert value == evaluate(expr, OP_CASE_HINTS)
 
 
 # -------------------------------------------------------------------- settings, device

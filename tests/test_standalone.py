@@ -27,7 +27,7 @@ from symshrink.standalone import (
     symint_code,
 )
 from tests.fixtures_gen import generate
-from tests.test_retrace import CARRIED, OP_CASES
+from tests.test_retrace import CARRIED, OP_CASE_HINTS, OP_CASES, op_case_symints
 
 pytestmark = pytest.mark.torch
 
@@ -73,17 +73,8 @@ def test_symint_code_builds_what_symint_ops_builds(op: str) -> None:
     import math
 
     import torch
-    from torch._dynamo.source import ConstantSource
-    from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv
 
-    env = ShapeEnv(duck_shape=False)
-    hints = {"s0": 37, "s1": 41}
-    syms = {
-        n: env.create_symintnode(
-            env.create_symbol(h, ConstantSource(n), dynamic_dim=DimDynamic.DYNAMIC), hint=h
-        )
-        for n, h in hints.items()
-    }
+    env, syms = op_case_symints()
     ops = symint_ops(env)
     expr = parse_expr(OP_CASES[op])
     code = symint_code(expr)
@@ -92,7 +83,7 @@ def test_symint_code_builds_what_symint_ops_builds(op: str) -> None:
     if isinstance(expected, torch.SymInt | torch.SymBool):
         assert value.node.expr == expected.node.expr, code
         value = value.node.hint
-    assert value == evaluate(expr, hints), code
+    assert value == evaluate(expr, OP_CASE_HINTS), code
 
 
 def test_unwritable_expression_is_a_clear_error(small: dict) -> None:
