@@ -132,15 +132,12 @@ def minimize(
 
 def _settings(items: list[str]) -> dict[str, str]:
     """`NAME=VALUE` pairs; a malformed one is a usage error (exit 2)."""
-    out = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise typer.BadParameter(
-                f"expected NAME=VALUE, got {item!r}", param_hint="--torch-setting"
-            )
-        out[name.strip()] = value.strip()
-    return out
+    from symshrink.retrace import SettingError, parse_setting_items
+
+    try:
+        return parse_setting_items(items)
+    except SettingError as e:
+        raise typer.BadParameter(str(e), param_hint="--torch-setting") from None
 
 
 @app.command()
