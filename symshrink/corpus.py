@@ -24,7 +24,6 @@ leans to `still slow`; `--factor` gives margin. This module imports no torch.
 from __future__ import annotations
 
 import datetime
-import importlib.metadata
 import json
 import re
 import sys
@@ -36,6 +35,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from symshrink import installed_version
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 
@@ -205,7 +205,7 @@ def _case(
     if verdicts and all(str(v.get("detail", "")).startswith("stopped at") for v in verdicts):
         after["slow_phase_s_is_lower_bound"] = True  # re-verification stops at the threshold
     phases = Counter(v["slow_phase"] for v in verdicts if v.get("slow_phase"))
-    torch_version = report.get("torch_version") or _installed("torch")
+    torch_version = report.get("torch_version") or installed_version("torch")
     return {
         "format": CASE_FORMAT,
         "name": name,
@@ -219,7 +219,7 @@ def _case(
         },
         "torch_version": torch_version,
         "torch_version_source": "report" if report.get("torch_version") else "installed at add",
-        "symshrink_version": _installed("symshrink"),
+        "symshrink_version": installed_version("symshrink"),
         "torch_settings": settings,
         "threshold_s": threshold_s,
         "clock": calibration.get("clock"),
@@ -237,13 +237,6 @@ def _case(
         },
         "standalone": standalone,
     }
-
-
-def _installed(dist: str) -> str | None:
-    try:
-        return importlib.metadata.version(dist)
-    except importlib.metadata.PackageNotFoundError:
-        return None
 
 
 # --------------------------------------------------------------------------------- list
@@ -411,7 +404,7 @@ def _run(argv: list[str], timeout_s: float) -> tuple[int | None, str, str]:
 def replay_json(results: Sequence[Replay], factor: float, settings: Mapping[str, str]) -> str:
     return json.dumps(
         {
-            "torch_version": _installed("torch"),
+            "torch_version": installed_version("torch"),
             "factor": factor,
             "torch_settings": dict(settings),
             "entries": [asdict(r) for r in results],
@@ -433,7 +426,7 @@ def replay_table(results: Sequence[Replay]) -> str:
         )
         for r in results
     ]
-    return f"torch {_installed('torch')}\n" + _table(header, body)
+    return f"torch {installed_version('torch')}\n" + _table(header, body)
 
 
 # -------------------------------------------------------------------------------- table

@@ -8,7 +8,6 @@ It imports no torch: the oracle runs torch in child processes.
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 import logging
 import shlex
@@ -24,6 +23,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from symshrink import installed_version
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 from symshrink.graph import SymGraph
@@ -254,7 +254,7 @@ def _report(
     report: dict[str, Any] = {
         "repro": str(opts.repro.resolve()),
         "out": str(output_path(opts.repro, opts.out).resolve()),
-        "torch_version": _torch_version(),
+        "torch_version": installed_version("torch"),
         "options": {
             "timeout": opts.timeout,
             "threshold": opts.threshold,
@@ -279,14 +279,6 @@ def _report(
         initial["slow_phase_s"] = round(oracle.calibration.median_s, 3)
         report["threshold_s"] = oracle.threshold_s
     return report
-
-
-def _torch_version() -> str | None:
-    """Read from the installed metadata: this process never imports torch."""
-    try:
-        return importlib.metadata.version("torch")
-    except importlib.metadata.PackageNotFoundError:
-        return None
 
 
 def _verified(

@@ -14,7 +14,6 @@ grows with the width shows as a curve, not as one number.
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 import logging
 import platform
@@ -28,7 +27,7 @@ from typing import Any
 
 import sympy
 
-from symshrink import summary
+from symshrink import installed_version, summary
 from symshrink.errors import ReproError
 from symshrink.expr import symbol
 from symshrink.files import atomic_write
@@ -313,11 +312,7 @@ def _intro(run: MinimizeRun) -> str:
 
 
 def _torch_version() -> str:
-    """The installed torch's version, without importing it."""
-    try:
-        return importlib.metadata.version("torch")
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
+    return installed_version("torch") or "not installed"
 
 
 def _environment(run: MinimizeRun) -> str:
