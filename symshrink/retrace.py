@@ -881,8 +881,7 @@ def _caused_by(e: BaseException | None, kind: type[BaseException]) -> bool:
 def _is_old_style(repro: Repro) -> bool:
     """A pre-2.13 dynamic dump: symbolic tracing asked for, but no expression written."""
     tracing = dict(repro.run_options).get("tracing_mode", "").strip("'\"")
-    has_exprs = any(x.expr is not None for _, x in repro.symints())
-    return not repro.hints and not has_exprs and tracing == "symbolic"
+    return repro.is_old_style and tracing == "symbolic"
 
 
 # --------------------------------------------------------------------------- child CLI
