@@ -80,7 +80,8 @@ class MinimizeRun:
 
 
 def load_run(work_dir: Path, script: Path | None = None) -> MinimizeRun:
-    """Read a work directory; the minimized script defaults to its name without `.work`.
+    """Read a work directory; the minimized script defaults to the one its report names,
+    else to the directory's name without `.work` (reports of older runs).
 
     Raises ReproError when the directory is not a finished minimize run or the script is
     missing or does not parse.
@@ -92,6 +93,8 @@ def load_run(work_dir: Path, script: Path | None = None) -> MinimizeRun:
         raise ReproError(f"no {REPORT_JSON}: not a finished minimize run", work_dir) from None
     except (OSError, ValueError) as e:
         raise ReproError(f"cannot read {REPORT_JSON}: {e}", work_dir) from None
+    if script is None and report.get("out"):
+        script = Path(report["out"])  # recorded by minimize
     if script is None:
         if work_dir.suffix != ".work":
             raise ReproError("cannot tell the minimized script from the directory name", work_dir)
