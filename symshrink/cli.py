@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from dataclasses import asdict
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -158,7 +159,8 @@ def report(
     plot: Annotated[bool, typer.Option(help="measure the widths and draw the PNG")] = True,
 ) -> None:
     """Write a markdown bug report (and a PNG of time against free symbols) for a run."""
-    from symshrink.report import DEFAULT_WIDTHS, parse_widths, write_report
+    from symshrink.report import DEFAULT_WIDTHS, write_report
+    from symshrink.widths import parse_widths
 
     path = write_report(
         run_dir,
@@ -262,6 +264,42 @@ def corpus_replay(
         typer.echo(corpus_mod.replay_json(results, factor, settings))
     else:
         typer.echo(corpus_mod.replay_table(results), nl=False)
+
+
+@corpus_app.command("sweep")
+def corpus_sweep(
+    names: Annotated[
+        list[str] | None, typer.Argument(help="entries to sweep [default: all]")
+    ] = None,
+    corpus: CorpusDir = Path("corpora"),
+    widths: Annotated[
+        str | None, typer.Option(help="sum widths to judge, e.g. 2,4,8 [default: 1 to the entry's]")
+    ] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    timeout: Annotated[float, typer.Option(help="seconds allowed per member")] = 600.0,
+    factor: Annotated[
+        float, typer.Option(help="still slow at >= FACTOR x the recorded threshold")
+    ] = 1.0,
+    record: Annotated[
+        bool, typer.Option("--record/--no-record", help="write smallest_slow into case.json")
+    ] = True,
+) -> None:
+    """Judge each entry at smaller widths: the fewest free symbols at which it is still slow."""
+    from symshrink import corpus as corpus_mod
+    from symshrink.widths import parse_widths
+
+    results = corpus_mod.sweep(
+        corpus,
+        names=names or [],
+        widths=parse_widths(widths) if widths else None,
+        timeout_s=timeout,
+        factor=factor,
+        record=record,
+    )
+    if json_output:
+        typer.echo(json.dumps([{**asdict(r), "smallest": r.smallest} for r in results], indent=2))
+    else:
+        typer.echo(corpus_mod.sweep_table(results), nl=False)
 
 
 @app.command("sympy-repro")

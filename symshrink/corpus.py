@@ -10,23 +10,21 @@ Each entry is a directory holding
 - `origin.py`, a copy of the original script when it is small, or `generate.txt`, the
   command that writes it (e.g. `python tests/fixtures_gen.py OUT --family floordiv_sum`).
 
-`replay` runs every entry's `minimal.py` through `python -m symshrink.retrace --json
---no-native-compile` in a child process (with a timeout) and compares the measured
-compile seconds with `factor` × the recorded threshold: `still slow`, `fixed` or `error`.
-So a maintainer sees which pathologies still hurt under this torch and these settings.
-
-Replay measures the retrace's compile *wall* seconds (the child's own clock); the
-threshold was recorded on the oracle's clock (CPU seconds of the compile, see
-`calibration.json`'s `clock`). On a loaded machine wall >= CPU, so a borderline entry
-leans to `still slow`; `--factor` gives margin. This module imports no torch.
+`replay` judges every entry as `minimize` judged it: the compile oracle's child (warm
+forked, `--no-native-compile`, the entry's recorded torch settings), on the recorded
+clock (CPU seconds of the child), against `factor` × the recorded threshold: `still
+slow`, `fixed` or `error`. So a maintainer sees which pathologies still hurt under this
+torch and these settings. `sweep` measures each entry's width family the same way and
+records in case.json the fewest free symbols at which it is still slow. This module
+imports no torch (the oracle's children do).
 """
 
 from __future__ import annotations
 
 import datetime
 import json
+import logging
 import re
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -38,6 +36,11 @@ from typing import Any
 from symshrink import installed_version
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write
+from symshrink.oracle import Calibration, CompileOracle, Judging, Verdict, Workload
+from symshrink.oracle.pool import WarmPool
+from symshrink.oracle.profile import Clock
+from symshrink.oracle.runner import Run, Runner
+from symshrink.oracle.signature import Signature
 
 __all__ = [
     "CASE",
@@ -60,8 +63,10 @@ CASE = "case.json"
 ORIGIN = "origin.py"
 GENERATE = "generate.txt"
 ORIGIN_MAX_BYTES = 64_000  # larger originals are recorded by the command that writes them
-VERDICTS = ("still slow", "fixed", "error", "no threshold")
+VERDICTS = ("still slow", "fixed", "slow, other cause", "error", "no threshold")
 CASE_FORMAT = 1
+
+log = logging.getLogger(__name__)
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 
@@ -230,6 +235,7 @@ def _case(
         "calibrated_phases": calibration.get("phases"),
         "calibration_s": calibration.get("measures"),
         "signature": verdicts[0].get("signature") if verdicts else None,
+        "reference": _reference(calibration, threshold_s),
         "minimize": {
             k: report[k]
             for k in ("oracle_calls", "seconds", "fixpoint", "stopped_by", "reverified")
@@ -237,6 +243,15 @@ def _case(
         },
         "standalone": standalone,
     }
+
+
+def _reference(calibration: Mapping[str, Any], threshold_s: float | None) -> dict | None:
+    """The original's hot spots up to the threshold, as the run's oracle compared them:
+    replay and sweep judge 'still slow' by the same cause. None without profiles."""
+    if not calibration.get("profiles"):
+        return None
+    signature = Calibration.from_dict(dict(calibration)).signature(until=threshold_s)
+    return signature.to_dict() if signature is not None else None
 
 
 # --------------------------------------------------------------------------------- list
@@ -251,6 +266,12 @@ class Entry:
     @property
     def minimal(self) -> Path:
         return self.path / MINIMAL
+
+    @property
+    def reference(self) -> Signature | None:
+        """The recorded hot spots that make the entry's slowness its own (None: unknown)."""
+        data = self.case.get("reference")
+        return Signature.from_dict(data) if data else None
 
 
 def entries(corpus: Path, names: Sequence[str] = ()) -> list[Entry]:
@@ -285,13 +306,14 @@ def list_rows(corpus: Path) -> list[dict[str, Any]]:
                 "threshold_s": e.case.get("threshold_s"),
                 "torch_version": e.case.get("torch_version"),
                 "slow_phase": e.case.get("slow_phase"),
+                "smallest_slow": (e.case.get("smallest_slow") or {}).get("free_symbols"),
             }
         )
     return rows
 
 
 def list_table(rows: Sequence[Mapping[str, Any]]) -> str:
-    header = ("name", "symbols", "ops", "slow_phase_s", "threshold_s", "torch")
+    header = ("name", "symbols", "ops", "slow_phase_s", "threshold_s", "min_slow", "torch")
     body = [
         (
             r["name"],
@@ -299,6 +321,7 @@ def list_table(rows: Sequence[Mapping[str, Any]]) -> str:
             _cell(r["expr_ops"]),
             _cell(r["slow_phase_s"]),
             _cell(r["threshold_s"]),
+            _cell(r["smallest_slow"]),
             _cell(r["torch_version"]),
         )
         for r in rows
@@ -311,19 +334,34 @@ def list_table(rows: Sequence[Mapping[str, Any]]) -> str:
 
 @dataclass
 class Replay:
-    """One entry replayed: measured compile seconds against `factor` × the threshold."""
+    """One entry replayed: its compile measured on the recorded clock against a limit.
+
+    `limit_s` is `factor` x the recorded threshold; `measured_s` is on `clock` (a lower
+    bound when `stopped`: the run hit the timeout).
+    """
 
     name: str
     verdict: str
     measured_s: float | None = None
-    trace_s: float | None = None
+    clock: str | None = None
+    stopped: bool = False
     threshold_s: float | None = None
     limit_s: float | None = None
     recorded_s: float | None = None
+    slow_phase: str | None = None
     phases: dict[str, float] = field(default_factory=dict)
+    signature: list[str] = field(default_factory=list)
     torch_settings: dict[str, str] = field(default_factory=dict)
-    error: str | None = None
+    detail: str = ""
     wall_s: float = 0.0
+
+
+_VERDICT_OF_STATUS = {
+    "slow": "still slow",
+    "fast": "fixed",
+    "error": "error",
+    "slipped": "slow, other cause",
+}
 
 
 def replay(
@@ -333,72 +371,96 @@ def replay(
     torch_settings: Mapping[str, str] | None = None,
     timeout_s: float = 600.0,
     factor: float = 1.0,
-    python: str = sys.executable,
+    runner: Runner | None = None,
 ) -> list[Replay]:
-    """Retrace every entry (or `names`) in a child, one after the other; a verdict each.
+    """Retrace every entry (or `names`) through the compile oracle, one after the other.
 
-    An entry's recorded torch_settings apply, overridden by `torch_settings`. The
-    reference is the recorded threshold, else the recorded final slow_phase_s; with
-    neither the verdict is `no threshold`.
+    Each entry is judged as `minimize` judged it: the oracle's child (warm-forked from one
+    pool for the whole replay unless `runner` is given), the entry's recorded clock
+    (CPU seconds by default) and `factor` x its recorded threshold. The run is not
+    stopped at the threshold, so `measured_s` says how slow the entry is under this
+    torch (at most `timeout_s` of wall time). Its recorded torch_settings apply,
+    overridden by `torch_settings`; an entry without a threshold gets `no threshold`.
     """
     if factor < 0 or timeout_s <= 0:
         raise ReproError("--factor must be >= 0 and --timeout > 0")
-    results = []
-    for entry in entries(corpus, names):
-        settings = {**(entry.case.get("torch_settings") or {}), **(torch_settings or {})}
-        results.append(_replay_one(entry, settings, timeout_s, factor, python))
+    chosen = entries(corpus, names)
+    with Judge(runner) as judge:
+        results = []
+        for entry in chosen:
+            settings = {**(entry.case.get("torch_settings") or {}), **(torch_settings or {})}
+            results.append(_replay_one(judge, entry, settings, timeout_s, factor))
     return results
 
 
 def _replay_one(
-    entry: Entry, settings: dict[str, str], timeout_s: float, factor: float, python: str
+    judge: Judge, entry: Entry, settings: dict[str, str], timeout_s: float, factor: float
 ) -> Replay:
     threshold = entry.case.get("threshold_s")
     recorded = (entry.case.get("after") or {}).get("slow_phase_s")
-    reference = threshold if threshold is not None else recorded
-    r = Replay(
-        name=entry.name,
-        verdict="error",
-        threshold_s=threshold,
-        limit_s=None if reference is None else factor * reference,
-        recorded_s=recorded,
-        torch_settings=settings,
-    )
-    argv = [python, "-m", "symshrink.retrace", str(entry.minimal.resolve()), "--json"]
-    argv.append("--no-native-compile")
-    for k, v in settings.items():
-        argv += ["--torch-setting", f"{k}={v}"]
+    limit = None if threshold is None else factor * threshold
+    clock: Clock = entry.case.get("clock") or "cpu"
     started = time.monotonic()
-    code, out, err = _run(argv, timeout_s)
-    r.wall_s = round(time.monotonic() - started, 3)
-    if code is None:
-        r.error = f"timeout after {timeout_s:g} s"
-        return r
-    try:
-        data = json.loads(out)
-    except json.JSONDecodeError:
-        lines = [line for line in err.splitlines() if line.strip()]
-        r.error = f"exit {code}: " + (lines[-1] if lines else "no JSON on stdout")
-        return r
-    r.measured_s = round(float(data.get("compile_s") or 0.0), 3)
-    r.trace_s = round(float(data.get("trace_s") or 0.0), 3)
-    r.phases = data.get("phases") or {}
-    if data.get("error") or code != 0:
-        r.error = data.get("error") or f"exit {code}"
-        return r
-    if r.limit_s is None:
-        r.verdict = "no threshold"
-    else:
-        r.verdict = "still slow" if r.measured_s >= r.limit_s else "fixed"
-    return r
+    run, verdict = judge(
+        entry.minimal.read_text(), settings, limit, clock, timeout_s, entry.reference
+    )
+    result = Replay(
+        name=entry.name,
+        verdict="no threshold" if limit is None else _VERDICT_OF_STATUS[verdict.status],
+        measured_s=round(run.measure(clock), 3),
+        clock=clock,
+        stopped=run.exit.reason != "exited",
+        threshold_s=threshold,
+        limit_s=limit,
+        recorded_s=recorded,
+        slow_phase=run.slow_phase,
+        phases=run.phase_times,
+        signature=list(verdict.signature),
+        torch_settings=settings,
+        detail=verdict.detail,
+        wall_s=round(time.monotonic() - started, 3),
+    )
+    if limit is None and verdict.status == "error":
+        result.verdict = "error"
+    return result
 
 
-def _run(argv: list[str], timeout_s: float) -> tuple[int | None, str, str]:
-    """Run in a scratch directory and a process group of its own; None on timeout."""
-    from symshrink.oracle.procs import run_in_group
+class Judge:
+    """Full runs of entries, each judged by a compile oracle of its own settings, clock and
+    limit, all on one runner (a warm pool unless given), so torch is imported once."""
 
-    with tempfile.TemporaryDirectory(prefix="symshrink-corpus-") as scratch:
-        return run_in_group(argv, timeout_s=timeout_s, cwd=scratch)
+    def __init__(self, runner: Runner | None = None) -> None:
+        self.runner = runner if runner is not None else WarmPool(slots=1)
+        self._scratch = tempfile.TemporaryDirectory(prefix="symshrink-corpus-")
+
+    def __call__(
+        self,
+        source: str,
+        settings: Mapping[str, str],
+        limit: float | None,
+        clock: Clock,
+        timeout_s: float,
+        reference: Signature | None,
+    ) -> tuple[Run, Verdict]:
+        """Run `source` to the end (or `timeout_s` of wall time); its verdict at `limit`,
+        'slipped' when slow but not in the `reference` hot spots (None: any cause)."""
+        oracle = CompileOracle(
+            Calibration(clock, (), limit or 0.0),
+            self.runner,
+            workload=Workload(retrace={"torch_settings": dict(settings)}),
+            judging=Judging(timeout_s=timeout_s, signature=reference is not None),
+            scratch=Path(self._scratch.name),
+            reference=reference,
+        )
+        run = oracle.run(source, kill_at=None, timeout_s=timeout_s)
+        return run, oracle.verdict([run], limit or 0.0)
+
+    def __enter__(self) -> Judge:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.runner.close()
+        self._scratch.cleanup()
 
 
 def replay_json(results: Sequence[Replay], factor: float, settings: Mapping[str, str]) -> str:
@@ -414,22 +476,150 @@ def replay_json(results: Sequence[Replay], factor: float, settings: Mapping[str,
 
 
 def replay_table(results: Sequence[Replay]) -> str:
-    header = ("name", "compile_s", "threshold_s", "limit_s", "recorded_s", "verdict")
+    header = ("name", "measured_s", "threshold_s", "limit_s", "recorded_s", "verdict")
     body = [
         (
             r.name,
-            _cell(r.measured_s),
+            _cell(r.measured_s) + (">" if r.stopped else ""),
             _cell(r.threshold_s),
             _cell(r.limit_s),
             _cell(r.recorded_s),
-            r.verdict + (f" ({r.error})" if r.error else ""),
+            r.verdict + _why(r.verdict, r.detail),
         )
         for r in results
     ]
     return f"torch {installed_version('torch')}\n" + _table(header, body)
 
 
+# -------------------------------------------------------------------------------- sweep
+
+
+@dataclass
+class WidthVerdict:
+    """One member of an entry's width family (its widest sum cut to `width` symbols)."""
+
+    width: int
+    free_symbols: int
+    verdict: str
+    measured_s: float
+    stopped: bool = False
+    detail: str = ""
+
+
+@dataclass
+class Sweep:
+    """An entry's width family judged against its limit; `smallest` free symbols still slow."""
+
+    name: str
+    limit_s: float | None
+    clock: str
+    points: list[WidthVerdict]
+
+    @property
+    def smallest(self) -> int | None:
+        slow = [p.free_symbols for p in self.points if p.verdict == "still slow"]
+        return min(slow, default=None)
+
+    def record(self) -> dict[str, Any]:
+        """What case.json keeps as `smallest_slow`: the finding and the points behind it."""
+        return {
+            "free_symbols": self.smallest,
+            "limit_s": self.limit_s,
+            "clock": self.clock,
+            "torch_version": installed_version("torch"),
+            "measured": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            "points": [asdict(p) for p in self.points],
+        }
+
+
+def sweep(
+    corpus: Path,
+    *,
+    names: Sequence[str] = (),
+    widths: Sequence[int] | None = None,
+    timeout_s: float = 600.0,
+    factor: float = 1.0,
+    record: bool = True,
+    runner: Runner | None = None,
+) -> list[Sweep]:
+    """Judge each entry's width family (`widths`, default 1 .. the entry's own) like `replay`.
+
+    Every member is measured (slowness need not be monotone in width: torch caps some
+    sympy work at 20 terms). With `record`, each entry's case.json gets `smallest_slow`:
+    the fewest free symbols at which it is still slow under this torch, on its clock, at
+    `factor` x its threshold (None: no member was). Entries without a sum or a threshold
+    are skipped.
+    """
+    from symshrink.repro.parse import parse_file
+    from symshrink.repro.render import render
+    from symshrink.widths import at_width, sum_width
+
+    results = []
+    with Judge(runner) as judge:
+        for entry in entries(corpus, names):
+            threshold = entry.case.get("threshold_s")
+            model = parse_file(entry.minimal)
+            own = sum_width(model)
+            if threshold is None or own == 0:
+                log.warning(
+                    "%s: no %s, nothing to sweep", entry.name, "sum" if own == 0 else "threshold"
+                )
+                continue
+            limit, clock = factor * threshold, entry.case.get("clock") or "cpu"
+            settings = entry.case.get("torch_settings") or {}
+            points = []
+            for w in sorted(set(widths or range(1, own + 1))):
+                member = at_width(model, w)
+                if member is None:
+                    continue
+                run, verdict = judge(
+                    render(member), settings, limit, clock, timeout_s, entry.reference
+                )
+                points.append(
+                    WidthVerdict(
+                        width=w,
+                        free_symbols=len(member.hints),
+                        verdict=_VERDICT_OF_STATUS[verdict.status],
+                        measured_s=round(run.measure(clock), 3),
+                        stopped=run.exit.reason != "exited",
+                        detail=verdict.detail,
+                    )
+                )
+                log.info("%s width %d: %s", entry.name, w, points[-1].verdict)
+            result = Sweep(entry.name, limit, clock, points)
+            if record:
+                case = {**entry.case, "smallest_slow": result.record()}
+                atomic_write(entry.path / CASE, json.dumps(case, indent=2) + "\n")
+            results.append(result)
+    return results
+
+
+def sweep_table(results: Sequence[Sweep]) -> str:
+    header = ("name", "width", "free_symbols", "measured_s", "limit_s", "verdict")
+    body = [
+        (
+            r.name,
+            str(p.width),
+            str(p.free_symbols),
+            _cell(p.measured_s) + (">" if p.stopped else ""),
+            _cell(r.limit_s),
+            p.verdict + _why(p.verdict, p.detail),
+        )
+        for r in results
+        for p in r.points
+    ]
+    smallest = "".join(
+        f"{r.name}: still slow from {_cell(r.smallest)} free symbols\n" for r in results
+    )
+    return _table(header, body) + smallest
+
+
 # -------------------------------------------------------------------------------- table
+
+
+def _why(verdict: str, detail: str) -> str:
+    """The oracle's detail where the verdict needs it: an error, or another cause."""
+    return f" ({detail})" if detail and verdict in ("error", "slow, other cause") else ""
 
 
 def _cell(v: Any) -> str:

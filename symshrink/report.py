@@ -25,22 +25,19 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import sympy
-
 from symshrink import installed_version, summary
 from symshrink.errors import ReproError
-from symshrink.expr import symbol
 from symshrink.files import atomic_write
 from symshrink.graph import SymGraph
 from symshrink.minimize import CALIBRATION
 from symshrink.oracle.calibrate import Calibration
 from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.runner import Job, Limits, Run, Workload
-from symshrink.passes.common import normalize, substitute_model
 from symshrink.repro.model import Repro
 from symshrink.repro.parse import parse_file, read_source
 from symshrink.repro.render import canonical_key, render
 from symshrink.standalone import is_standalone
+from symshrink.widths import at_width
 
 log = logging.getLogger(__name__)
 
@@ -48,13 +45,10 @@ __all__ = [
     "DEFAULT_WIDTHS",
     "MinimizeRun",
     "WidthPoint",
-    "at_width",
     "load_run",
     "measure_widths",
-    "parse_widths",
     "plot_widths",
     "render_report",
-    "widest_sum",
     "write_report",
 ]
 
@@ -113,57 +107,6 @@ def load_run(work_dir: Path, script: Path | None = None) -> MinimizeRun:
 # ------------------------------------------------------------------- the width family
 
 
-def widest_sum(repro: Repro) -> sympy.Add | None:
-    """The sum with the most free-symbol terms: the knob these pathologies grow with."""
-    best, best_n = None, 0
-    for e in repro.all_exprs():
-        for node in sympy.preorder_traversal(e):
-            if isinstance(node, sympy.Add):
-                n = len(_terms(node, repro))
-                if n > best_n:
-                    best, best_n = node, n
-    return best
-
-
-def _terms(add: sympy.Add, repro: Repro) -> list[sympy.Symbol]:
-    return sorted((a for a in add.args if a.is_Symbol and a.name in repro.hints), key=str)
-
-
-def at_width(repro: Repro, width: int) -> Repro | None:
-    """`repro` with its widest sum cut to, or extended to, `width` free-symbol terms.
-
-    Cutting pins the dropped symbols to their hints everywhere; extending appends fresh
-    symbols with distinct hints (never 0 or 1) to that sum wherever it occurs. None when
-    there is no sum, `width` < 1, or the result is invalid (see `normalize`).
-    """
-    add = widest_sum(repro)
-    if add is None or width < 1:
-        return None
-    terms = _terms(add, repro)
-    if width <= len(terms):
-        pins = {s.name: repro.hints[s.name] for s in terms[width:]}
-        return normalize(substitute_model(repro, pins))
-    fresh = _fresh_symbols(repro, width - len(terms), start=repro.hints[terms[-1].name])
-    wider = sympy.Add(*add.args, *(symbol(name) for name in fresh))
-    model = repro.map_exprs(lambda e: e.xreplace({add: wider}))
-    return normalize(model.replace(hints={**repro.hints, **fresh}))
-
-
-def _fresh_symbols(repro: Repro, n: int, start: int) -> dict[str, int]:
-    """`n` new symbol names (`sK`, K past every used number) with hints used by nothing."""
-    numbers = [int(m[1]) for name in repro.hints if (m := re.fullmatch(r"[a-z]+(\d+)", name))]
-    taken = set(repro.hints.values())
-    out: dict[str, int] = {}
-    k, hint = max(numbers, default=0) + 1, max(start, 2)
-    while len(out) < n:
-        hint += 3
-        if hint not in taken:
-            out[f"s{k}"] = hint
-            taken.add(hint)
-            k += 1
-    return out
-
-
 @dataclass(frozen=True)
 class WidthPoint:
     """One member of the family, measured: phases in seconds, or why there are none."""
@@ -209,17 +152,6 @@ def _point(width: int, free_symbols: int, run: Run) -> WidthPoint:
     result = run.result or {}
     total = result.get("trace_s", 0.0) + result.get("compile_s", 0.0)
     return WidthPoint(width, free_symbols, "ok", total, dict(result.get("phases", {})))
-
-
-def parse_widths(text: str) -> tuple[int, ...]:
-    """`"2,4,8"` -> (2, 4, 8); a ReproError for anything but positive integers."""
-    try:
-        widths = tuple(int(w) for w in text.split(",") if w.strip())
-    except ValueError:
-        widths = ()
-    if not widths or min(widths) < 1:
-        raise ReproError(f"widths must be positive integers separated by commas, got {text!r}")
-    return widths
 
 
 def plot_widths(points: Sequence[WidthPoint], phase: str, path: Path, title: str) -> Path:

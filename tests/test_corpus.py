@@ -98,43 +98,105 @@ def test_add_list_replay(run: dict[str, Path], tmp_path: Path, capsys, monkeypat
     assert list(verdicts) == ["gone", "hurts"]
     assert verdicts["gone"]["verdict"] == "fixed", verdicts["gone"]
     assert verdicts["hurts"]["verdict"] == "still slow", verdicts["hurts"]
-    assert verdicts["gone"]["measured_s"] > 0 and verdicts["gone"]["error"] is None
+    assert verdicts["gone"]["measured_s"] > 0 and verdicts["gone"]["clock"] == "cpu"
 
 
-def test_replay_verdicts_from_the_child(run: dict[str, Path], tmp_path: Path, monkeypatch) -> None:
-    """Factor, retrace errors, timeouts and garbage output, with the child faked."""
+class ScriptedRunner:
+    """A runner whose child runs are given in advance: (exit reason, CPU s, result, spots).
+
+    It sees each job as the oracle lays it out, so the test can read the child's spec.
+    """
+
+    slots = 1
+
+    def __init__(self, *answers: tuple[str, float, dict | None, dict[str, int]]) -> None:
+        self.answers = list(answers)
+        self.specs: list[dict] = []
+        self.closed = False
+
+    def run(self, job, limits):
+        from symshrink.oracle.profile import Profile
+        from symshrink.oracle.runner import Exit, Run
+
+        self.specs.append(json.loads(job.spec_path.read_text()))
+        reason, cpu, result, spots = self.answers.pop(0)
+        samples = tuple((cpu, cpu, name) for name, n in spots.items() for _ in range(n))
+        code = 0 if reason == "exited" and not (result or {}).get("error") else 1
+        return Run(Exit(reason, cpu + 0.5, cpu, code, True), result, Profile(samples, None), "")
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_replay_judges_like_the_oracle(run: dict[str, Path], tmp_path: Path) -> None:
+    """Clock, factor, settings, the recorded hot spots, errors and timeouts, on scripted runs."""
     from symshrink import corpus as corpus_mod
+    from symshrink.oracle.signature import Signature
 
     corpus = tmp_path / "corpora"
-    corpus_mod.add(run["min"], "one", corpus=corpus, threshold_s=2.0)
-    answers = {
-        "ok": (0, json.dumps({"compile_s": 3.0, "trace_s": 0.5, "phases": {"codegen": 2.5}}), ""),
-        "failed": (1, json.dumps({"compile_s": 0.1, "error": "boom: no_such_knob"}), ""),
-        "timeout": (None, "", ""),
-        "garbage": (-9, "", "warning\nKilled\n"),
-    }
-    seen: list[list[str]] = []
+    entry = corpus_mod.add(run["min"], "one", corpus=corpus, threshold_s=2.0)
+    ok = {"compile_s": 3.0, "phases": {"codegen": 2.5, "trace": 0.5}}
+    gcd = {"safe_gcd": 9, "other": 1}
 
-    def fake(kind: str):
-        def run_child(argv: list[str], timeout_s: float):
-            seen.append(argv)
-            return answers[kind]
+    def verdict(answer, **kw):
+        runner = ScriptedRunner(answer)
+        (r,) = corpus_mod.replay(corpus, runner=runner, **kw)
+        assert runner.closed and not runner.answers
+        return r, runner.specs[0]
 
-        return run_child
+    r, spec = verdict(("exited", 3.0, ok, gcd))
+    assert (r.verdict, r.measured_s, r.clock, r.slow_phase) == ("still slow", 3.0, "cpu", "codegen")
+    assert spec["retrace"]["no_native_compile"] and spec["retrace"]["mode"] == "preserved"
+    assert verdict(("exited", 3.0, ok, gcd), factor=2.0)[0].verdict == "fixed"  # 3.0 < 2 x 2.0
+    r, spec = verdict(
+        ("exited", 0.1, {"error": "boom: no_such_knob"}, {}), torch_settings={"a.b": "1"}
+    )
+    assert (r.verdict, r.detail) == ("error", "boom: no_such_knob")
+    assert spec["retrace"]["torch_settings"] == {"a.b": "1"}
+    r = verdict(("timeout", 9.0, None, gcd), timeout_s=5)[0]
+    assert (r.verdict, r.stopped, r.measured_s) == ("still slow", True, 9.0)  # slow until killed
+    assert verdict(("timeout", 1.0, None, {}), timeout_s=5)[0].verdict == "error"  # hung, idle
+    assert "still slow" in corpus_mod.replay_table([verdict(("exited", 3.0, ok, gcd))[0]])
 
-    def verdict(kind: str, **kw):
-        monkeypatch.setattr(corpus_mod, "_run", fake(kind))
-        (r,) = corpus_mod.replay(corpus, **kw)
-        return r
+    # With the run's hot spots recorded, slow for another reason is not 'still slow'.
+    case = json.loads((entry / "case.json").read_text())
+    case["reference"] = Signature(("codegen",), (("safe_gcd", 0.9),)).to_dict()
+    (entry / "case.json").write_text(json.dumps(case))
+    assert verdict(("exited", 3.0, ok, gcd))[0].verdict == "still slow"
+    r = verdict(("exited", 3.0, ok, {"expand": 10}))[0]
+    assert r.verdict == "slow, other cause" and "hot spots" in r.detail
+    assert "slow, other cause (" in corpus_mod.replay_table([r])
 
-    assert verdict("ok").verdict == "still slow"  # 3.0 >= 1 x 2.0
-    assert verdict("ok", factor=2.0).verdict == "fixed"  # 3.0 < 2 x 2.0
-    r = verdict("failed", torch_settings={"a.b": "1"})
-    assert (r.verdict, r.error) == ("error", "boom: no_such_knob")
-    assert seen[-1][-2:] == ["--torch-setting", "a.b=1"] and "--no-native-compile" in seen[-1]
-    assert verdict("timeout", timeout_s=5).error == "timeout after 5 s"
-    assert verdict("garbage").error == "exit -9: Killed"
-    assert "still slow" in corpus_mod.replay_table([verdict("ok")])
+
+def test_sweep_records_the_fewest_slow_symbols(run: dict[str, Path], tmp_path: Path) -> None:
+    """Each width judged; the smallest still-slow member is written into case.json."""
+    from symshrink import corpus as corpus_mod
+    from symshrink.repro.parse import parse_file
+    from symshrink.widths import sum_width
+
+    corpus = tmp_path / "corpora"
+    entry = corpus_mod.add(run["min"], "one", corpus=corpus, threshold_s=2.0)
+    width = sum_width(parse_file(entry / "minimal.py"))
+    assert width >= 2
+    ok = {"compile_s": 1.0, "phases": {"codegen": 1.0}}
+    # Not monotone on purpose: width 1 slow, width 2 fast, the rest slow.
+    times = [3.0, 1.0] + [3.0] * (width - 2)
+    runner = ScriptedRunner(*(("exited", t, ok, {}) for t in times))
+    (result,) = corpus_mod.sweep(corpus, runner=runner)
+    assert [p.width for p in result.points] == list(range(1, width + 1))
+    assert [p.verdict for p in result.points][:2] == ["still slow", "fixed"]
+    free = [p.free_symbols for p in result.points]
+    assert free == sorted(free) and result.smallest == free[0]
+    recorded = json.loads((entry / "case.json").read_text())["smallest_slow"]
+    assert recorded["free_symbols"] == free[0] and len(recorded["points"]) == width
+    assert recorded["limit_s"] == 2.0 and recorded["clock"] == "cpu"
+    assert corpus_mod.list_rows(corpus)[0]["smallest_slow"] == free[0]
+    assert "still slow from" in corpus_mod.sweep_table([result])
+    # --no-record leaves case.json alone.
+    runner = ScriptedRunner(*(("exited", 1.0, ok, {}) for _ in range(width)))
+    (none_slow,) = corpus_mod.sweep(corpus, runner=runner, record=False)
+    assert none_slow.smallest is None
+    assert json.loads((entry / "case.json").read_text())["smallest_slow"] == recorded
 
 
 def test_bad_input_is_one_line_exit_2(run: dict[str, Path], tmp_path: Path, capsys, monkeypatch):
@@ -171,3 +233,25 @@ def test_no_overwrite_without_force(run: dict[str, Path], tmp_path: Path, capsys
     assert cli(capsys, monkeypatch, *args, "--threshold", "7", "--force")[0] == 0
     assert json.loads((corpus / "x" / "case.json").read_text())["threshold_s"] == 7
     assert not list((corpus / "x").glob(".*.tmp"))  # atomic writes leave no temp files
+
+
+def test_add_records_the_runs_hot_spots(run: dict[str, Path], tmp_path: Path) -> None:
+    """case.json keeps the calibration's signature up to the threshold, for replay."""
+    import shutil
+
+    from symshrink import corpus as corpus_mod
+    from symshrink.oracle.calibrate import Calibration
+    from symshrink.oracle.profile import Profile
+
+    work = tmp_path / "work"
+    shutil.copytree(run["work"], work)
+    early = tuple((0.1 * i, 0.1 * i, "safe_gcd") for i in range(1, 30))  # up to 2.9 s
+    late = tuple((3.05 + 0.1 * i, 3.05 + 0.1 * i, "expand") for i in range(50))  # after
+    profile = Profile(early + late, "codegen")
+    calibration = Calibration("cpu", (8.0,), 3.0, ("codegen",), (profile,))
+    (work / "calibration.json").write_text(json.dumps(calibration.to_dict()))
+    entry = corpus_mod.add(run["min"], "hot", corpus=tmp_path / "c", run_dir=work, threshold_s=3.0)
+    reference = json.loads((entry / "case.json").read_text())["reference"]
+    assert reference == {"phases": ["codegen"], "spots": [["safe_gcd", 1.0]]}
+    (hot,) = corpus_mod.entries(tmp_path / "c")
+    assert hot.reference is not None and hot.reference.names == ("safe_gcd",)

@@ -74,9 +74,13 @@ class CompileOracle(BaseOracle):
         cache: Cache | None = None,
         scratch: Path | None = None,
         keep_jobs: bool = False,
+        reference: Signature | None = None,
     ) -> None:
+        """`reference`: a recorded signature to compare with instead of the calibration's
+        profiles (a corpus entry's, whose original is not at hand)."""
         super().__init__(cache=cache, jobs=runner.slots)
         self.calibration = calibration
+        self.reference = reference
         self.runner = runner
         self.workload = workload or Workload()
         self.judging = judging or Judging()
@@ -224,7 +228,9 @@ class CompileOracle(BaseOracle):
         detail = f"{how} at {rep.measure(clock):.2f}s {clock} >= {threshold:.2f}s{votes}"
         counts = merge_counts(r.spots() for r in slow)
         phase = Counter(r.slow_phase for r in slow).most_common(1)[0][0]
-        original = self.calibration.signature(until=threshold, top=self.judging.top)
+        original = self.reference or self.calibration.signature(
+            until=threshold, top=self.judging.top
+        )
         if self.judging.signature and original is not None:
             same, why = compare(original, counts, phase, min_ratio=self.judging.min_ratio)
             if not same:

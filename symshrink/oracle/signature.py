@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 MAJOR_PHASE = 0.25
 
@@ -35,6 +36,14 @@ class Signature:
     def share(self) -> float:
         """The fraction of the samples that fell in these spots."""
         return sum(share for _, share in self.spots)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"phases": list(self.phases), "spots": [list(spot) for spot in self.spots]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Signature:
+        spots = tuple((str(name), float(share)) for name, share in data.get("spots", ()))
+        return cls(tuple(data.get("phases", ())), spots)
 
     @classmethod
     def from_counts(
