@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from typer.exceptions import TyperException
 
 from symshrink import summary
 from symshrink.errors import ReproError
@@ -373,10 +374,25 @@ def run(
 
 
 def main() -> None:
-    """Entry point: bad input is one line on stderr and exit code 2, never a traceback."""
+    """Entry point: bad input is one line on stderr and exit code 2, never a traceback.
+
+    Click's usage errors (a missing argument, an option value of the wrong type, an
+    unknown command) are one line too, naming the command and its --help.
+    """
     logging.basicConfig(level=logging.WARNING, format="symshrink: warning: %(message)s")
     try:
-        app()
+        code = app(standalone_mode=False)
     except ReproError as e:
         typer.echo(f"symshrink: error: {e}", err=True)
         sys.exit(2)
+    except TyperException as e:  # click's usage errors (typer vendors click)
+        ctx = getattr(e, "ctx", None)
+        command = ctx.command_path if ctx is not None else "symshrink"
+        message = " ".join(e.format_message().split())
+        if message:  # empty: no arguments, and the help was shown
+            typer.echo(f"{command}: error: {message} (try '{command} --help')", err=True)
+        sys.exit(2)
+    except typer.Abort:  # Ctrl-C outside a minimize run
+        typer.echo("symshrink: interrupted", err=True)
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)

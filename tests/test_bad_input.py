@@ -122,3 +122,23 @@ def test_hint_disagreeing_with_expression_warns(good: str, tmp_path: Path) -> No
     result = run_inspect(path)
     assert result.returncode == 0
     assert "hint 2004 disagrees" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["minimize"], "symshrink minimize: error: Missing argument 'repro'"),
+        (["minimize", "x.py", "--jobs", "abc"], "symshrink minimize: error: Invalid value for"),
+        (["bogus"], "symshrink: error: No such command 'bogus'"),
+        (["corpus", "replay", "--factor", "x"], "symshrink corpus replay: error: Invalid value"),
+    ],
+)
+def test_usage_errors_are_one_line_exit_2(args: list[str], fragment: str) -> None:
+    """Click's usage errors as well as ours: one line, the command and its --help, exit 2."""
+    result = subprocess.run(
+        [sys.executable, "-m", "symshrink", *args], capture_output=True, text=True, timeout=60
+    )  # click names the program after argv[0]: `python -m symshrink` here
+    assert result.returncode == 2
+    fragment = fragment.replace("symshrink", "python -m symshrink", 1)
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(fragment), result.stderr
+    assert "--help" in result.stderr and "Traceback" not in result.stderr
