@@ -352,3 +352,24 @@ def test_cli_one_family(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert str(tmp_path / "floordiv_sum_n3.py") in capsys.readouterr().out
     with pytest.raises(SystemExit):
         fixtures_gen.main([str(tmp_path), "--family", "minmax_mod", "--n", "3"])
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize(
+    ("family", "params", "free"),
+    [
+        ("item_mod", {"n": 4}, 4),
+        ("nested_floordiv", {"depth": 2}, 1),
+        ("split_reverse", {"n": 4}, 4),
+    ],
+)
+def test_slow_families_write_parseable_repros(
+    tmp_path: Path, family: str, params: dict, free: int
+) -> None:
+    """The corpus's generators, at sizes too small to be slow: written by torch, read by us."""
+    from symshrink.repro.parse import parse_file
+
+    fixture = fixtures_gen.generate(family, tmp_path, **params)
+    model = parse_file(fixture.path)
+    assert len(model.hints) == free == len(_hints(fixture.truth))
+    assert set(model.hints.items()) == set(_hints(fixture.truth).items())
