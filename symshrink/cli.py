@@ -16,6 +16,7 @@ from typer.exceptions import TyperException
 from symshrink import summary
 from symshrink.errors import ReproError
 from symshrink.graph import SymGraph
+from symshrink.oracle.compile_oracle import Judging
 from symshrink.repro.parse import parse_file
 
 app = typer.Typer(
@@ -97,6 +98,13 @@ def minimize(
     no_signature: Annotated[
         bool, typer.Option("--no-signature", help="accept slow candidates whatever the cause")
     ] = False,
+    margin: Annotated[
+        float,
+        typer.Option(help="a candidate must reach (1 + MARGIN) x the threshold to count as slow"),
+    ] = Judging.margin,
+    confirm: Annotated[
+        int, typer.Option(help="more runs that must confirm a slow candidate")
+    ] = Judging.confirm,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
     scheduler: Annotated[
         str | None,
@@ -124,6 +132,8 @@ def minimize(
             max_time=max_time,
             torch_settings=_settings(torch_setting or []),
             signature=not no_signature,
+            margin=margin,
+            confirm=confirm,
             progress=progress,
             scheduler=scheduler,
         )

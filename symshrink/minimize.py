@@ -64,6 +64,8 @@ class Options:
     torch_settings: dict[str, str] = field(default_factory=dict)
     calibration_runs: int = 3
     signature: bool = True
+    margin: float = Judging.margin
+    confirm: int = Judging.confirm
     progress: bool = True
     scheduler: str | None = None  # Dask: tcp://HOST:PORT or local:N; None: this machine
 
@@ -157,7 +159,12 @@ def make_oracle(opts: Options, original_source: str, work: Path) -> BaseOracle:
             threshold_s=opts.threshold,
             jobs=opts.jobs,
             workload=Workload(retrace=retrace_options),
-            judging=Judging(timeout_s=opts.timeout, signature=opts.signature),
+            judging=Judging(
+                timeout_s=opts.timeout,
+                signature=opts.signature,
+                margin=opts.margin,
+                confirm=opts.confirm,
+            ),
             calibration_path=work / CALIBRATION,
             scratch=work,
             runner=remote_runner(opts, ColdRunner),
@@ -263,6 +270,8 @@ def _report(
             "scheduler": opts.scheduler,
             "torch_settings": dict(opts.torch_settings),
             "signature": opts.signature,
+            "margin": opts.margin,
+            "confirm": opts.confirm,
         },
         "oracle": "test" if opts.test is not None else "compile",
         "oracle_calls": stats.oracle_calls,

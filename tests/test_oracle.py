@@ -296,6 +296,33 @@ def test_hysteresis_reruns_near_the_threshold(
     assert all(lim.kill_at == 1.0 for lim in runner.limits)
 
 
+@pytest.mark.parametrize(
+    ("measures", "status", "calls"),
+    [
+        ([None, None], "slow", 2),  # killed twice: confirmed
+        ([None, 0.5], "fast", 2),  # the confirmation finished fast: not slow
+        ([None, None, 0.5], "fast", 3),  # with confirm=2, every run must be slow
+        ([0.5], "fast", 1),  # fast at once: nothing to confirm
+    ],
+)
+def test_confirm_a_slow_verdict(
+    measures: list[float | None], status: str, calls: int, tmp_path: Path
+) -> None:
+    runner = ScriptedRunner(measures)
+    confirm = 2 if len(measures) == 3 else 1
+    v = oracle_with(runner, 1.0, tmp_path, confirm=confirm)("candidate")
+    assert (v.status, len(runner.limits)) == (status, calls), v
+
+
+def test_margin_raises_the_bar_of_the_reduction_not_of_reverification(tmp_path: Path) -> None:
+    runner = ScriptedRunner([1.05, 1.05, 1.05, None, None, None])
+    oracle = oracle_with(runner, 1.0, tmp_path, margin=0.2)
+    v = oracle("candidate")  # 1.05 s: above the threshold, below 1.2 x it (near: 3 runs)
+    assert v.status == "fast" and {lim.kill_at for lim in runner.limits} == {1.2}
+    check = oracle.reverify("candidate", k=3)  # the result is checked at the threshold itself
+    assert check.passed and {lim.kill_at for lim in runner.limits[3:]} == {1.0}
+
+
 def test_calibration_threshold_and_errors() -> None:
     def run(m: float, error: str | None = None) -> Run:
         return Run(Exit("exited", m, m, 0, True), {"error": error, "phases": {"run": m}}, None, "")
