@@ -22,7 +22,7 @@ from symshrink.oracle.profile import Profile
 from symshrink.report import load_run, render_report, write_report
 from symshrink.repro.parse import parse_file
 from symshrink.standalone import render_standalone
-from symshrink.widths import at_width, widest_sum
+from symshrink.widths import at_width, sum_width, widest_sum
 from tests.fixtures_gen import generate
 from tests.test_minimize import TEST_SCRIPT
 
@@ -131,6 +131,16 @@ def test_at_width_cuts_and_extends_the_widest_sum(work: Path) -> None:
     assert at_width(final, 0) is None
     no_sum = final.replace(inputs=tuple(x for _, x in final.symints() if x.expr.is_Symbol))
     assert at_width(no_sum, 3) is None
+
+
+def test_width_counts_terms_with_any_sign(tmp_path: Path) -> None:
+    """item_mod's dividend alternates signs (u0 - u1 + u2 - u3): every term is a width."""
+    model = parse_file(generate("item_mod", tmp_path, n=4).path)
+    assert sum_width(model) == 4
+    member = at_width(model, 2)
+    assert member is not None and len(member.hints) == 2 and sum_width(member) == 2
+    for _, x in member.symints():
+        assert evaluate(x.expr, member.hints) == x.hint
 
 
 def test_compile_oracle_runs_show_phase_and_hot_spots(work: Path, tmp_path: Path) -> None:
