@@ -132,6 +132,8 @@ def oracle_with(
     runner: Runner, threshold: float, scratch: Path, clock: str = "cpu", **judging: object
 ) -> CompileOracle:
     cal = Calibration(clock, (2 * threshold,), threshold)  # type: ignore[arg-type]
+    # no margin, no confirmation unless a test asks: each rule is tested on its own
+    judging = {"margin": 0.0, "confirm": 0, **judging}
     judge = Judging(signature=False, **judging)  # type: ignore[arg-type]
     return CompileOracle(cal, runner, workload=SCRIPT, judging=judge, scratch=scratch)
 

@@ -48,8 +48,8 @@ class Judging:
     """
 
     band: float = 0.1
-    margin: float = 0.0
-    confirm: int = 0
+    margin: float = 0.1
+    confirm: int = 1
     reruns: int = 2
     signature: bool = True
     min_ratio: float = 0.5
