@@ -29,7 +29,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -453,7 +453,13 @@ class Judge:
             reference=reference,
         )
         run = oracle.run(source, kill_at=None, timeout_s=timeout_s)
-        return run, oracle.verdict([run], limit or 0.0)
+        # Hot spots as minimize saw them: its runs stopped at the threshold.
+        seen = (
+            run
+            if not limit or run.profile is None
+            else replace(run, profile=run.profile.cut(limit, clock))
+        )
+        return run, oracle.verdict([seen], limit or 0.0)
 
     def __enter__(self) -> Judge:
         return self

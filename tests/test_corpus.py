@@ -120,7 +120,11 @@ class ScriptedRunner:
 
         self.specs.append(json.loads(job.spec_path.read_text()))
         reason, cpu, result, spots = self.answers.pop(0)
-        samples = tuple((cpu, cpu, name) for name, n in spots.items() for _ in range(n))
+        names = [name for name, n in spots.items() for _ in range(n)]  # in this order
+        samples = tuple(
+            (cpu * (i + 1) / len(names), cpu * (i + 1) / len(names), name)
+            for i, name in enumerate(names)
+        )
         code = 0 if reason == "exited" and not (result or {}).get("error") else 1
         return Run(Exit(reason, cpu + 0.5, cpu, code, True), result, Profile(samples, None), "")
 
@@ -166,6 +170,11 @@ def test_replay_judges_like_the_oracle(run: dict[str, Path], tmp_path: Path) -> 
     r = verdict(("exited", 3.0, ok, {"expand": 10}))[0]
     assert r.verdict == "slow, other cause" and "hot spots" in r.detail
     assert "slow, other cause (" in corpus_mod.replay_table([r])
+    # Only the samples up to the limit count, as in minimize's runs stopped there: gcd
+    # holds half of the first 2 s (enough), a third of the whole 3 s run (not enough).
+    assert verdict(("exited", 3.0, ok, {"safe_gcd": 10, "expand": 20}))[0].verdict == "still slow"
+    r = verdict(("exited", 3.0, ok, {"safe_gcd": 10, "expand": 20}), factor=1.5)[0]
+    assert r.verdict == "slow, other cause"
 
 
 def test_sweep_records_the_fewest_slow_symbols(run: dict[str, Path], tmp_path: Path) -> None:

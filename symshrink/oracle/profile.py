@@ -62,6 +62,11 @@ class Profile:
             )
         )
 
+    def cut(self, until: float, clock: Clock = "cpu") -> Profile:
+        """The samples taken up to `until` seconds on `clock`: a run seen as if stopped there."""
+        at = 0 if clock == "cpu" else 1
+        return Profile(tuple(s for s in self.samples if s[at] <= until), self.last_phase)
+
     def to_dict(self) -> dict[str, Any]:
         names = sorted({s[2] for s in self.samples if s[2] is not None})
         ids = {n: i for i, n in enumerate(names)}
