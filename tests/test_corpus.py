@@ -100,6 +100,15 @@ def test_add_list_replay(run: dict[str, Path], tmp_path: Path, capsys, monkeypat
     assert verdicts["hurts"]["verdict"] == "still slow", verdicts["hurts"]
     assert verdicts["gone"]["measured_s"] > 0 and verdicts["gone"]["clock"] == "cpu"
 
+    # The width sweep, for real: threshold 0 s, so every member is slow, from width 1.
+    swept = symshrink("corpus", "sweep", "hurts", "--corpus", str(corpus), "--json")
+    assert swept.returncode == 0, swept.stderr
+    (result,) = json.loads(swept.stdout)
+    assert result["name"] == "hurts" and result["smallest"] == result["points"][0]["free_symbols"]
+    assert all(p["verdict"] == "still slow" for p in result["points"])
+    case = json.loads((corpus / "hurts" / "case.json").read_text())
+    assert case["smallest_slow"]["free_symbols"] == result["smallest"]
+
 
 class ScriptedRunner:
     """A runner whose child runs are given in advance: (exit reason, CPU s, result, spots).
@@ -264,3 +273,4 @@ def test_add_records_the_runs_hot_spots(run: dict[str, Path], tmp_path: Path) ->
     assert reference == {"phases": ["codegen"], "spots": [["safe_gcd", 1.0]]}
     (hot,) = corpus_mod.entries(tmp_path / "c")
     assert hot.reference is not None and hot.reference.names == ("safe_gcd",)
+
