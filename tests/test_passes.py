@@ -103,6 +103,42 @@ def test_drop_outputs_removes_dead_code_then_inputs_can_go() -> None:
     assert [s.name for s in smaller.storages] == ["buf2"]
 
 
+CHAIN = """\
+class Repro(torch.nn.Module):
+    def forward(self, x, n):
+        a = torch.ops.aten.mul.Tensor(x, 2.0);  x = None
+        b = torch.ops.aten.add.Tensor(a, 1.0);  a = None
+        s = torch.ops.aten.sym_size.int(b, 0)
+        c = torch.ops.aten.view.default(b, [s]);  b = None
+        return (c,)
+"""
+
+
+def test_bypass_replaces_nodes_by_their_operand() -> None:
+    from symshrink.repro import source
+
+    assert source.bypassable(CHAIN) == [("a", "x"), ("b", "a"), ("c", "b")]  # not sym_size
+    out = source.bypass(CHAIN, [("a", "x"), ("b", "a")])  # a chain: b reads x
+    assert out is not None
+    body = [line.strip() for line in out.splitlines() if line.startswith("        ")]
+    assert body == [
+        "s = torch.ops.aten.sym_size.int(x, 0)",
+        "c = torch.ops.aten.view.default(x, [s])",
+        "return (c,)",
+    ]  # FX's `x = None` releases go: x is read later now
+    returned = source.bypass(CHAIN, [("c", "b")])
+    assert returned is not None and "return (b,)" in returned and "view" not in returned
+
+
+def test_bypass_pass_on_a_model_shrinks_it() -> None:
+    m = planted_model(3)
+    edits = inputs.bypass_edits(m)
+    assert [e.node for e in edits] == ["sum_0", "sum_1", "sum_2", "iota"]
+    out = inputs.apply_bypasses(m, edits[:1])
+    assert out is not None and size(out) < size(m)
+    assert "sum_0" not in out.module_source and "return (arg0_1, sum_1" in out.module_source
+
+
 def test_every_pass_is_registered() -> None:
     passes = all_passes()
     assert [p.tier for p in passes] == sorted(p.tier for p in passes)
@@ -114,6 +150,7 @@ def test_every_pass_is_registered() -> None:
         "shrink-hints",
         "drop-outputs",
         "drop-inputs",
+        "bypass-nodes",
     } <= set(names)
 
 

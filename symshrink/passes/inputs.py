@@ -1,7 +1,10 @@
-"""Drop what the slowness does not need: graph outputs (and the code only they used), inputs.
+"""Drop what the slowness does not need: graph outputs (and the code only they used),
+nodes (each replaced by its first operand), inputs.
 
 The node-level reduction torch's fx_minifier does, on our model: fewer outputs leave dead
-code, which goes; inputs forward no longer reads can then go too.
+code, which goes; a node `y = f(x, ...)` bypassed leaves `x` where `y` was read (a
+candidate whose shapes no longer fit fails to trace and is rejected); inputs forward no
+longer reads can then go too.
 """
 
 from __future__ import annotations
@@ -25,6 +28,12 @@ class DropInput:
     name: str
 
 
+@dataclass(frozen=True)
+class BypassNode:
+    node: str
+    operand: str
+
+
 def output_edits(repro: Repro) -> list[DropOutput]:
     n = source.output_count(repro.module_source)
     return [DropOutput(i) for i in range(n)] if n > 1 else []
@@ -32,6 +41,17 @@ def output_edits(repro: Repro) -> list[DropOutput]:
 
 def apply_output_drops(repro: Repro, edits: Sequence[DropOutput]) -> Repro | None:
     code = source.drop_outputs(repro.module_source, [e.index for e in edits])
+    if code is None:
+        return None
+    return normalize(repro.replace(module_source=code))
+
+
+def bypass_edits(repro: Repro) -> list[BypassNode]:
+    return [BypassNode(n, x) for n, x in source.bypassable(repro.module_source)]
+
+
+def apply_bypasses(repro: Repro, edits: Sequence[BypassNode]) -> Repro | None:
+    code = source.bypass(repro.module_source, [(e.node, e.operand) for e in edits])
     if code is None:
         return None
     return normalize(repro.replace(module_source=code))
@@ -63,4 +83,5 @@ def apply_input_drops(repro: Repro, edits: Sequence[DropInput]) -> Repro | None:
 PASSES = [
     Pass("drop-outputs", 0, output_edits, apply_output_drops),
     Pass("drop-inputs", 0, input_edits, apply_input_drops),
+    Pass("bypass-nodes", 2, bypass_edits, apply_bypasses),
 ]

@@ -14,6 +14,9 @@ from functools import lru_cache
 # Calls whose result may be unused but which must stay: in-place and out= ops mutate.
 _SIDE_EFFECT_MARKERS = ("_.", "copy_", "resize_", "set_", "print", "_assert", "_check")
 
+# Calls that return an int from a tensor: replacing one by its tensor operand cannot trace.
+_INT_OF_TENSOR = ("sym_size", "sym_stride", "sym_numel", "sym_storage_offset")
+
 
 @lru_cache(maxsize=512)
 def _forward(module_source: str) -> tuple[ast.Module, ast.FunctionDef] | None:
@@ -81,6 +84,57 @@ def drop_outputs(module_source: str, drop: Sequence[int]) -> str | None:
         return None
     ret.value.elts = keep
     fn.body = _dead_code_eliminated(fn.body)
+    return ast.unparse(tree)
+
+
+def bypassable(module_source: str) -> list[tuple[str, str]]:
+    """(node, operand) pairs: each node `y = f(x, ...)` whose first argument is a name
+    (not the size queries, whose int result a tensor cannot replace)."""
+    found = _forward(module_source)
+    if found is None:
+        return []
+    pairs = []
+    for stmt in found[1].body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Call)
+            and stmt.value.args
+            and isinstance(stmt.value.args[0], ast.Name)
+            and not any(m in ast.unparse(stmt.value.func) for m in _INT_OF_TENSOR)
+        ):
+            pairs.append((stmt.targets[0].id, stmt.value.args[0].id))
+    return pairs
+
+
+def bypass(module_source: str, pairs: Sequence[tuple[str, str]]) -> str | None:
+    """Forward with each node `y` of `pairs` gone and its uses reading its operand instead
+    (`y = f(x)`: later `y` reads `x`), dead code removed; None if forward is not found."""
+    found = _forward(module_source)
+    if found is None:
+        return None
+    operand = dict(pairs)
+
+    def source_of(name: str) -> str:
+        while name in operand:  # a chain y = f(x), z = g(y), both bypassed: z reads x
+            name = operand[name]
+        return name
+
+    tree = ast.parse(module_source)
+    fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "forward")
+    body = []
+    for stmt in fn.body:
+        if _is_release(stmt):
+            continue  # an operand may now be read after FX released it
+        targets = getattr(stmt, "targets", [])
+        if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id in operand:
+            continue
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                n.id = source_of(n.id)
+        body.append(stmt)
+    fn.body = _dead_code_eliminated(body)
     return ast.unparse(tree)
 
 
