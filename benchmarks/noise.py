@@ -13,7 +13,7 @@ inflated by one-sided noise `× (1 + σ·|z|)` as interference does, and it is k
 oracle's limit. So each configuration runs in seconds, many seeds can be compared, and
 the truth is known.
 
-    python benchmarks/noise.py [--n 16] [--sigma 0.1 0.2] [--margin 0 0.1 0.2] [--confirm 0 1]
+    python benchmarks/noise.py [--n 16] [--sigma 0.1 0.2] [--margin 0 0.1 auto] [--confirm 0 1]
                                [--seeds 10]
 
 Per (σ, margin, confirm): oracle calls, walk-backs, free symbols of the result, and how often a
@@ -74,7 +74,9 @@ class NoisyChild:
         pass
 
 
-def one(repro: Path, sigma: float, margin: float, confirm: int, seed: int) -> dict[str, float]:
+def one(
+    repro: Path, sigma: float, margin: float | None, confirm: int, seed: int
+) -> dict[str, float]:
     """One real `minimize` run with the simulated child; its calls, walk-backs and result."""
     width = len(parse_file(repro).hints)
     child = NoisyChild(Cost(width), sigma, random.Random(seed))
@@ -103,6 +105,7 @@ def one(repro: Path, sigma: float, margin: float, confirm: int, seed: int) -> di
         "free_symbols": w,
         "fresh_slow": fresh,
         "threshold_width": min(v for v in range(width + 1) if child.cost(v) >= threshold),
+        "margin_used": report["margin_used"],
     }
 
 
@@ -110,7 +113,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=16)
     ap.add_argument("--sigma", type=float, nargs="+", default=[0.1, 0.2])
-    ap.add_argument("--margin", type=float, nargs="+", default=[0.0, 0.1, 0.2])
+    ap.add_argument(
+        "--margin", type=_margin, nargs="+", default=[0.0, 0.1, None], help="a number or auto"
+    )
     ap.add_argument("--confirm", type=int, nargs="+", default=[0, 1])
     ap.add_argument("--seeds", type=int, default=10)
     args = ap.parse_args()
@@ -125,13 +130,18 @@ def main() -> None:
         for sigma, margin, confirm in grid:
             rows = [one(repro, sigma, margin, confirm, seed) for seed in range(args.seeds)]
             good = sum(r["fresh_slow"] >= 0.9 for r in rows)
+            shown = f"auto ({_mean(rows, 'margin_used'):.2f})" if margin is None else f"{margin:g}"
             print(
-                f"| {sigma:g} | {margin:g} | {confirm} | {_mean(rows, 'calls'):.1f} "
+                f"| {sigma:g} | {shown} | {confirm} | {_mean(rows, 'calls'):.1f} "
                 f"| {_mean(rows, 'walked_back'):.1f} | {_mean(rows, 'free_symbols'):.1f} "
                 f"({_mean(rows, 'threshold_width'):.1f}) | {_mean(rows, 'fresh_slow'):.0%} "
                 f"| {good}/{len(rows)} |",
                 flush=True,
             )
+
+
+def _margin(text: str) -> float | None:
+    return None if text == "auto" else float(text)
 
 
 def _mean(rows: list[dict[str, float]], key: str) -> float:

@@ -99,9 +99,12 @@ def minimize(
         bool, typer.Option("--no-signature", help="accept slow candidates whatever the cause")
     ] = False,
     margin: Annotated[
-        float,
-        typer.Option(help="a candidate must reach (1 + MARGIN) x the threshold to count as slow"),
-    ] = Judging.margin,
+        float | None,
+        typer.Option(
+            help="a candidate must reach (1 + MARGIN) x the threshold to count as slow "
+            "[default: the spread of the original's runs, at least 0.1]"
+        ),
+    ] = None,
     confirm: Annotated[
         int, typer.Option(help="more runs that must confirm a slow candidate")
     ] = Judging.confirm,

@@ -64,7 +64,7 @@ class Options:
     torch_settings: dict[str, str] = field(default_factory=dict)
     calibration_runs: int = 3
     signature: bool = True
-    margin: float = Judging.margin
+    margin: float | None = None  # None: from the calibration's spread
     confirm: int = Judging.confirm
     progress: bool = True
     scheduler: str | None = None  # Dask: tcp://HOST:PORT or local:N; None: this machine
@@ -287,6 +287,7 @@ def _report(
     if isinstance(oracle, CompileOracle):
         initial["slow_phase_s"] = round(oracle.calibration.median_s, 3)
         report["threshold_s"] = oracle.threshold_s
+        report["margin_used"] = round(oracle.margin, 3)
     return report
 
 

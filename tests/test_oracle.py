@@ -325,6 +325,20 @@ def test_margin_raises_the_bar_of_the_reduction_not_of_reverification(tmp_path: 
     assert check.passed and {lim.kill_at for lim in runner.limits[3:]} == {1.0}
 
 
+@pytest.mark.parametrize(
+    ("measures", "margin"), [((9.0, 10.0, 12.0), 0.3), ((10.0, 10.0, 10.2), 0.1), ((), 0.1)]
+)
+def test_margin_by_default_is_the_calibration_spread(
+    measures: tuple[float, ...], margin: float, tmp_path: Path
+) -> None:
+    """None: (max - min) / median of the original's runs, never below MIN_MARGIN."""
+    cal = Calibration("cpu", measures, 5.0)
+    oracle = CompileOracle(cal, ScriptedRunner([]), workload=SCRIPT, scratch=tmp_path)
+    assert oracle.judging.margin is None and oracle.margin == pytest.approx(margin)
+    fixed = CompileOracle(cal, ScriptedRunner([]), judging=Judging(margin=0.0), scratch=tmp_path)
+    assert fixed.margin == 0.0
+
+
 def test_calibration_threshold_and_errors() -> None:
     def run(m: float, error: str | None = None) -> Run:
         return Run(Exit("exited", m, m, 0, True), {"error": error, "phases": {"run": m}}, None, "")

@@ -50,6 +50,13 @@ class Calibration:
         """The original's typical time (the threshold itself if it was never measured)."""
         return statistics.median(self.measures) if self.measures else self.threshold_s
 
+    @property
+    def spread(self) -> float:
+        """(max - min) / median of the original's runs: how noisy this machine is now."""
+        if len(self.measures) < 2 or self.median_s <= 0:
+            return 0.0
+        return (max(self.measures) - min(self.measures)) / self.median_s
+
     def signature(self, until: float | None = None, top: int = 5) -> Signature | None:
         """The original's hot spots in its first `until` seconds (None: the guard is off)."""
         if not self.profiles:

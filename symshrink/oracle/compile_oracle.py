@@ -31,6 +31,9 @@ from symshrink.oracle.verdict import Status, Verdict
 log = logging.getLogger(__name__)
 
 
+MIN_MARGIN = 0.1
+
+
 @dataclass(frozen=True)
 class Judging:
     """How runs become verdicts.
@@ -43,12 +46,14 @@ class Judging:
     threshold, while `reverify` checks the result at the threshold itself. A reduction
     stops at the edge of what counts as slow, so without a margin its result is slow by a
     hair and a re-run says no about half the time (benchmarks/noise.py measures this).
+    None: the relative spread of the original's calibration runs, at least MIN_MARGIN
+    (the margin that works is about the noise).
     `confirm`: a slow first run is confirmed by this many more, all of which must be slow
     (a reduction tries many candidates at the edge; one lucky run each would let some in).
     """
 
     band: float = 0.1
-    margin: float = 0.1
+    margin: float | None = None
     confirm: int = 1
     reruns: int = 2
     signature: bool = True
@@ -157,6 +162,13 @@ class CompileOracle(BaseOracle):
     def threshold_s(self) -> float:
         return self.calibration.threshold_s
 
+    @property
+    def margin(self) -> float:
+        """How far above the threshold a candidate must be during the reduction."""
+        if self.judging.margin is not None:
+            return self.judging.margin
+        return max(MIN_MARGIN, self.calibration.spread)
+
     def _timeout(self) -> float:
         if self.judging.timeout_s is not None:
             return self.judging.timeout_s
@@ -187,7 +199,7 @@ class CompileOracle(BaseOracle):
             return list(ex.map(lambda s: self.run(s, **kwargs), sources))
 
     def _judge(self, source: str) -> Verdict:
-        threshold = self.threshold_s * (1 + self.judging.margin)
+        threshold = self.threshold_s * (1 + self.margin)
         runs = [self.run(source, kill_at=threshold)]
         if self._near(runs[0], threshold):
             runs += [self.run(source, kill_at=threshold) for _ in range(self.judging.reruns)]
