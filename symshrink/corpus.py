@@ -227,6 +227,8 @@ def _case(
         "symshrink_version": installed_version("symshrink"),
         "torch_settings": settings,
         "threshold_s": threshold_s,
+        # minimize accepted a candidate at (1 + margin) x the threshold (None: unknown)
+        "margin": report.get("margin_used", options.get("margin")),
         "clock": calibration.get("clock"),
         "oracle": report.get("oracle"),
         "before": dict(report.get("initial") or {}),
