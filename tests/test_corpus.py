@@ -273,4 +273,3 @@ def test_add_records_the_runs_hot_spots(run: dict[str, Path], tmp_path: Path) ->
     assert reference == {"phases": ["codegen"], "spots": [["safe_gcd", 1.0]]}
     (hot,) = corpus_mod.entries(tmp_path / "c")
     assert hot.reference is not None and hot.reference.names == ("safe_gcd",)
-
