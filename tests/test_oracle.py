@@ -339,6 +339,32 @@ def test_margin_by_default_is_the_calibration_spread(
     assert fixed.margin == 0.0
 
 
+class PhasedRunner(ScriptedRunner):
+    """Runs hot in `gcd`, stopped in phase `scheduling` or finished with `trace` longest."""
+
+    def run(self, job: Job, limits: Limits) -> Run:
+        run = super().run(job, limits)
+        m = run.exit.cpu_s
+        profile = Profile(
+            tuple((m * i / 10, m * i / 10, "gcd") for i in range(1, 11)), "scheduling"
+        )
+        phases = {"trace": m * 0.6, "codegen": m * 0.4}
+        return Run(run.exit, {**(run.result or {}), "phases": phases}, profile, "")
+
+
+def test_phase_guard_judges_only_finished_runs(tmp_path: Path) -> None:
+    """Stopped at the threshold, a run is in whatever phase the kill caught it: only the
+    hot spots count. A finished run's longest phase must be one of the original's."""
+    reference = Signature(("codegen",), (("gcd", 1.0),))
+    cal = Calibration("cpu", (2.0,), 1.0)
+    judging = Judging(margin=0.0, confirm=0)
+    runner = PhasedRunner([None, 1.05, 1.05, 1.05])
+    oracle = CompileOracle(cal, runner, judging=judging, scratch=tmp_path, reference=reference)
+    assert oracle("stopped").status == "slow"
+    finished = oracle("finished in the trace")
+    assert finished.status == "slipped" and "phase 'trace'" in finished.detail
+
+
 def test_calibration_threshold_and_errors() -> None:
     def run(m: float, error: str | None = None) -> Run:
         return Run(Exit("exited", m, m, 0, True), {"error": error, "phases": {"run": m}}, None, "")

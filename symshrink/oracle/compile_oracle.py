@@ -265,7 +265,12 @@ class CompileOracle(BaseOracle):
             until=threshold, top=self.judging.top
         )
         if self.judging.signature and original is not None:
-            same, why = compare(original, counts, phase, min_ratio=self.judging.min_ratio)
+            # A run stopped at the threshold is in whatever phase the kill caught it (the
+            # original may be in another then: with a margin, the kill comes later); only
+            # runs that finished say which phase their time went to.
+            finished = all(r.exit.reason == "exited" for r in slow)
+            judged = phase if finished else None
+            same, why = compare(original, counts, judged, min_ratio=self.judging.min_ratio)
             if not same:
                 return self._make("slipped", rep, f"{detail}; {why}", counts, phase)
         return self._make("slow", rep, detail, counts, phase)
