@@ -560,17 +560,19 @@ def sweep(
     """
     from symshrink.repro.parse import parse_file
     from symshrink.repro.render import render
-    from symshrink.widths import at_width, sum_width
+    from symshrink.widths import at_width, width
 
     results = []
     with Judge(runner) as judge:
         for entry in entries(corpus, names):
             threshold = entry.case.get("threshold_s")
             model = parse_file(entry.minimal)
-            own = sum_width(model)
+            own = width(model)
             if threshold is None or own == 0:
                 log.warning(
-                    "%s: no %s, nothing to sweep", entry.name, "sum" if own == 0 else "threshold"
+                    "%s: no %s, nothing to sweep",
+                    entry.name,
+                    "free symbol" if own == 0 else "threshold",
                 )
                 continue
             limit, clock = factor * threshold, entry.case.get("clock") or "cpu"

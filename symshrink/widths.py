@@ -2,7 +2,9 @@
 
 The pathologies we chase grow with the number of terms in a sum of sizes, so a repro's
 widest sum is the knob: `report` plots time against it and `corpus sweep` finds the
-fewest symbols at which an entry is still slow.
+fewest symbols at which an entry is still slow. Where no expression holds a sum (the
+graph forms it, as a cat of dynamic inputs does), the knob is the free symbols
+themselves: the family can then only be cut.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from symshrink.expr import symbol
 from symshrink.passes.common import normalize, substitute_model
 from symshrink.repro.model import Repro
 
-__all__ = ["at_width", "parse_widths", "sum_width", "widest_sum"]
+__all__ = ["at_width", "knob", "parse_widths", "widest_sum", "width"]
 
 
 def widest_sum(repro: Repro) -> sympy.Add | None:
@@ -31,10 +33,17 @@ def widest_sum(repro: Repro) -> sympy.Add | None:
     return best
 
 
-def sum_width(repro: Repro) -> int:
-    """How many free-symbol terms the widest sum has (0: no sum)."""
+def knob(repro: Repro) -> list[sympy.Symbol]:
+    """The symbols the width counts: the widest sum's terms, else every free symbol."""
     add = widest_sum(repro)
-    return 0 if add is None else len(_terms(add, repro))
+    if add is not None:
+        return _terms(add, repro)
+    return sorted((symbol(name) for name in repro.hints), key=str)
+
+
+def width(repro: Repro) -> int:
+    """How many symbols the knob has (0: no free symbol at all)."""
+    return len(knob(repro))
 
 
 def _terms(add: sympy.Add, repro: Repro) -> list[sympy.Symbol]:
@@ -48,19 +57,22 @@ def _terms(add: sympy.Add, repro: Repro) -> list[sympy.Symbol]:
 
 
 def at_width(repro: Repro, width: int) -> Repro | None:
-    """`repro` with its widest sum cut to, or extended to, `width` free-symbol terms.
+    """`repro` with its knob cut to, or its widest sum extended to, `width` symbols.
 
     Cutting pins the dropped symbols to their hints everywhere; extending appends fresh
-    symbols with distinct hints (never 0 or 1) to that sum wherever it occurs. None when
-    there is no sum, `width` < 1, or the result is invalid (see `normalize`).
+    symbols with distinct hints (never 0 or 1) to the widest sum wherever it occurs. None
+    when `width` < 1, when there is nothing to cut or no sum to extend, or when the
+    result is invalid (see `normalize`).
     """
-    add = widest_sum(repro)
-    if add is None or width < 1:
+    terms = knob(repro)
+    if width < 1 or not terms:
         return None
-    terms = _terms(add, repro)
     if width <= len(terms):
         pins = {s.name: repro.hints[s.name] for s in terms[width:]}
         return normalize(substitute_model(repro, pins))
+    add = widest_sum(repro)
+    if add is None:
+        return None
     fresh = _fresh_symbols(repro, width - len(terms), start=repro.hints[terms[-1].name])
     wider = sympy.Add(*add.args, *(symbol(name) for name in fresh))
     model = repro.map_exprs(lambda e: e.xreplace({add: wider}))

@@ -190,11 +190,11 @@ def test_sweep_records_the_fewest_slow_symbols(run: dict[str, Path], tmp_path: P
     """Each width judged; the smallest still-slow member is written into case.json."""
     from symshrink import corpus as corpus_mod
     from symshrink.repro.parse import parse_file
-    from symshrink.widths import sum_width
+    from symshrink.widths import width as knob_width
 
     corpus = tmp_path / "corpora"
     entry = corpus_mod.add(run["min"], "one", corpus=corpus, threshold_s=2.0)
-    width = sum_width(parse_file(entry / "minimal.py"))
+    width = knob_width(parse_file(entry / "minimal.py"))
     assert width >= 2
     ok = {"compile_s": 1.0, "phases": {"codegen": 1.0}}
     # Not monotone on purpose: width 1 slow, width 2 fast, the rest slow.

@@ -22,7 +22,7 @@ from symshrink.oracle.profile import Profile
 from symshrink.report import load_run, render_report, write_report
 from symshrink.repro.parse import parse_file
 from symshrink.standalone import render_standalone
-from symshrink.widths import at_width, sum_width, widest_sum
+from symshrink.widths import at_width, widest_sum, width
 from tests.fixtures_gen import generate
 from tests.test_minimize import TEST_SCRIPT
 
@@ -120,25 +120,35 @@ def test_mermaid_of_richer_models_is_valid(tmp_path: Path) -> None:
 def test_at_width_cuts_and_extends_the_widest_sum(work: Path) -> None:
     final = parse_file(work.with_suffix(""))
     assert len(final.hints) == 2 and widest_sum(final) is not None
-    for width in (1, 2, 3, 6):
-        member = at_width(final, width)
+    for w in (1, 2, 3, 6):
+        member = at_width(final, w)
         assert member is not None
-        assert len(member.hints) == width
+        assert len(member.hints) == w
         hints = list(member.hints.values())
         assert len(set(hints)) == len(hints) and min(hints) >= 2
         for _, x in member.symints():
             assert evaluate(x.expr, member.hints) == x.hint
     assert at_width(final, 0) is None
     no_sum = final.replace(inputs=tuple(x for _, x in final.symints() if x.expr.is_Symbol))
-    assert at_width(no_sum, 3) is None
+    assert widest_sum(no_sum) is None and width(no_sum) == len(no_sum.hints) == 2
+    assert at_width(no_sum, 3) is None  # without a sum there is nowhere to add a symbol
+
+
+def test_without_a_sum_the_free_symbols_are_the_knob(tmp_path: Path) -> None:
+    """free_symints: bare SymInts and one tensor dim, no sum anywhere; only cuts are possible."""
+    model = parse_file(generate("free_symints", tmp_path).path)
+    assert widest_sum(model) is None and width(model) == len(model.hints) == 4
+    cut = at_width(model, 1)
+    assert cut is not None and len(cut.hints) == 1
+    assert at_width(model, 5) is None
 
 
 def test_width_counts_terms_with_any_sign(tmp_path: Path) -> None:
     """item_mod's dividend alternates signs (u0 - u1 + u2 - u3): every term is a width."""
     model = parse_file(generate("item_mod", tmp_path, n=4).path)
-    assert sum_width(model) == 4
+    assert width(model) == 4
     member = at_width(model, 2)
-    assert member is not None and len(member.hints) == 2 and sum_width(member) == 2
+    assert member is not None and len(member.hints) == 2 and width(member) == 2
     for _, x in member.symints():
         assert evaluate(x.expr, member.hints) == x.hint
 
