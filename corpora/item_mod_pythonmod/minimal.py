@@ -2,13 +2,13 @@
 # SymInt relationships preserved and times Inductor's compile (needs only torch).
 # `--torch-run-repro` runs torch's own run_repro; `--help` for more.
 s12 = 1033
-s13 = 1093
 s14 = 1027
 s16 = 1039
+s38 = 1069
+s46 = 1021
 s47 = 1081
 s49 = 1003
 s50 = 1048
-s51 = 1018
 s57 = 1051
 s58 = 1090
 s65 = 1060
@@ -18,6 +18,7 @@ s74 = 1063
 s75 = 1012
 s77 = 1000
 s80 = 1030
+s83 = 1072
 s86 = 1057
 s89 = 1006
 s90 = 1009
@@ -81,7 +82,7 @@ class Repro(torch.nn.Module):
 def load_args(reader):
     buf0 = reader.storage(None, 852)
     reader.tensor(buf0, (213,), is_leaf=True)  # arg0_1
-    reader.symint(165, expr='PythonMod(-s12 - s13 - s14 - s16 - s47 - s49 + s50 + s51 - s57 + s58 + s65 + s66 + s67 - s74 + s75 + s77 + s80 - s86 + s89 - s90 - s94 + 1045, 213)')  # arg33_1
+    reader.symint(204, expr='PythonMod(-s12 - s14 - s16 - s38 - s46 - s47 - s49 + s50 - s57 + s58 + s65 + s66 + s67 - s74 + s75 + s77 + s80 + s83 - s86 + s89 - s90 - s94 + 2027, 213)')  # arg33_1
 load_args._version = 0
 mod = Repro()
 
@@ -431,15 +432,15 @@ def _retrace_inputs(env, dev):
     import torch
 
     ops = symint_ops(env)
-    syms = _retrace_symbols(env, {'s12': 1033, 's13': 1093, 's14': 1027, 's16': 1039, 's47': 1081, 's49': 1003, 's50': 1048, 's51': 1018, 's57': 1051, 's58': 1090, 's65': 1060, 's66': 1066, 's67': 1078, 's74': 1063, 's75': 1012, 's77': 1000, 's80': 1030, 's86': 1057, 's89': 1006, 's90': 1009, 's94': 1045}, [])
+    syms = _retrace_symbols(env, {'s12': 1033, 's14': 1027, 's16': 1039, 's38': 1069, 's46': 1021, 's47': 1081, 's49': 1003, 's50': 1048, 's57': 1051, 's58': 1090, 's65': 1060, 's66': 1066, 's67': 1078, 's74': 1063, 's75': 1012, 's77': 1000, 's80': 1030, 's83': 1072, 's86': 1057, 's89': 1006, 's90': 1009, 's94': 1045}, [])
     s12 = syms['s12']
-    s13 = syms['s13']
     s14 = syms['s14']
     s16 = syms['s16']
+    s38 = syms['s38']
+    s46 = syms['s46']
     s47 = syms['s47']
     s49 = syms['s49']
     s50 = syms['s50']
-    s51 = syms['s51']
     s57 = syms['s57']
     s58 = syms['s58']
     s65 = syms['s65']
@@ -449,15 +450,16 @@ def _retrace_inputs(env, dev):
     s75 = syms['s75']
     s77 = syms['s77']
     s80 = syms['s80']
+    s83 = syms['s83']
     s86 = syms['s86']
     s89 = syms['s89']
     s90 = syms['s90']
     s94 = syms['s94']
     values = [
         _retrace_tensor((213,), dtype=torch.float32, device=dev('cpu')),  # arg0_1
-        (torch.sym_sum([1045, s50, s51, s58, s65, s66, s67, s75, s77, s80, s89, ((-1) * s12), ((-1) * s13), ((-1) * s14), ((-1) * s16), ((-1) * s47), ((-1) * s49), ((-1) * s57), ((-1) * s74), ((-1) * s86), ((-1) * s90), ((-1) * s94)]) % 213),  # arg33_1
+        (torch.sym_sum([2027, s50, s58, s65, s66, s67, s75, s77, s80, s83, s89, ((-1) * s12), ((-1) * s14), ((-1) * s16), ((-1) * s38), ((-1) * s46), ((-1) * s47), ((-1) * s49), ((-1) * s57), ((-1) * s74), ((-1) * s86), ((-1) * s90), ((-1) * s94)]) % 213),  # arg33_1
     ]
-    return values, [s12, s13, s14, s16, s47, s49, s50, s51, s57, s58, s65, s66, s67, s74, s75, s77, s80, s86, s89, s90, s94]
+    return values, [s12, s14, s16, s38, s46, s47, s49, s50, s57, s58, s65, s66, s67, s74, s75, s77, s80, s83, s86, s89, s90, s94]
 
 
 if __name__ == '__main__':
@@ -472,4 +474,4 @@ if __name__ == '__main__':
         with torch.no_grad():
             run_repro(mod, load_args, accuracy=False, command='run', save_dir=None, tracing_mode='symbolic', check_str=None)
     else:
-        sys.exit(_retrace_main(sys.argv[1:], mod, _retrace_inputs, globals(), 21))
+        sys.exit(_retrace_main(sys.argv[1:], mod, _retrace_inputs, globals(), 22))

@@ -1,7 +1,12 @@
+s0 = 1066
+s24 = 1054
+s27 = 1048
+s36 = 1069
 s38 = 1045
 s44 = 1021
 s48 = 1024
 s5 = 1033
+s50 = 1060
 s52 = 1015
 s57 = 1003
 s61 = 1018
@@ -9,8 +14,11 @@ s67 = 1009
 s68 = 1042
 s73 = 1039
 s75 = 1000
+s77 = 1063
 s78 = 1027
+s8 = 1051
 s80 = 1012
+s81 = 1057
 s86 = 1006
 s87 = 1036
 s98 = 1030
@@ -53,18 +61,18 @@ class Repro(torch.nn.Module):
 
 
 
-    def forward(self, arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1, arg16_1, arg17_1):
-        cat = torch.ops.aten.cat.default([arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1]);  arg0_1 = arg1_1 = arg2_1 = arg3_1 = arg4_1 = arg5_1 = arg6_1 = arg7_1 = arg8_1 = arg9_1 = arg10_1 = arg11_1 = arg12_1 = arg13_1 = arg14_1 = arg15_1 = None
-        add = arg16_1 + 1;  add = None
-        iota = torch.ops.prims.iota.default(arg16_1, start = 0, step = 1, dtype = torch.int64, device = device(type='cpu'), requires_grad = False);  arg16_1 = None
+    def forward(self, arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1, arg16_1, arg17_1, arg18_1, arg19_1, arg20_1, arg21_1, arg22_1, arg23_1, arg24_1, arg25_1):
+        cat = torch.ops.aten.cat.default([arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1, arg16_1, arg17_1, arg18_1, arg19_1, arg20_1, arg21_1, arg22_1, arg23_1]);  arg0_1 = arg1_1 = arg2_1 = arg3_1 = arg4_1 = arg5_1 = arg6_1 = arg7_1 = arg8_1 = arg9_1 = arg10_1 = arg11_1 = arg12_1 = arg13_1 = arg14_1 = arg15_1 = arg16_1 = arg17_1 = arg18_1 = arg19_1 = arg20_1 = arg21_1 = arg22_1 = arg23_1 = None
+        add = arg24_1 + 1;  add = None
+        iota = torch.ops.prims.iota.default(arg24_1, start = 0, step = 1, dtype = torch.int64, device = device(type='cpu'), requires_grad = False);  arg24_1 = None
         mul = torch.ops.aten.mul.Tensor(iota, 1);  iota = None
         add_1 = torch.ops.aten.add.Tensor(mul, 0);  mul = None
         convert_element_type = torch.ops.prims.convert_element_type.default(add_1, torch.float32);  add_1 = None
         mul_1 = torch.ops.aten.mul.Tensor(cat, convert_element_type);  cat = convert_element_type = None
-        constant_pad_nd = torch.ops.aten.constant_pad_nd.default(mul_1, [0, arg17_1]);  mul_1 = arg17_1 = None
+        constant_pad_nd = torch.ops.aten.constant_pad_nd.default(mul_1, [0, arg25_1]);  mul_1 = arg25_1 = None
         view = torch.ops.aten.view.default(constant_pad_nd, [-1, 160]);  constant_pad_nd = None
-        sym_size_int_16 = torch.ops.aten.sym_size.int(view, 0)
-        sub_2 = sym_size_int_16 - 0;  sym_size_int_16 = None
+        sym_size_int_24 = torch.ops.aten.sym_size.int(view, 0)
+        sub_2 = sym_size_int_24 - 0;  sym_size_int_24 = None
         add_2 = sub_2 + 1;  sub_2 = None
         sub_3 = add_2 - 1;  add_2 = None
         floordiv_1 = sub_3 // 1;  sub_3 = None
@@ -110,8 +118,24 @@ def load_args(reader):
     reader.tensor(buf14, (s68,), is_leaf=True)  # arg14_1
     buf15 = reader.storage(None, 4*s38)
     reader.tensor(buf15, (s38,), is_leaf=True)  # arg15_1
-    reader.symint(16360, expr='s38 + s44 + s48 + s5 + s52 + s57 + s61 + s67 + s68 + s73 + s75 + s78 + s80 + s86 + s87 + s98')  # arg16_1
-    reader.symint(120, expr='PythonMod(-s38 - s44 - s48 - s5 - s52 - s57 - s61 - s67 - s68 - s73 - s75 - s78 - s80 - s86 - s87 - s98, 160)')  # arg17_1
+    buf16 = reader.storage(None, 4*s27)
+    reader.tensor(buf16, (s27,), is_leaf=True)  # arg16_1
+    buf17 = reader.storage(None, 4*s8)
+    reader.tensor(buf17, (s8,), is_leaf=True)  # arg17_1
+    buf18 = reader.storage(None, 4*s24)
+    reader.tensor(buf18, (s24,), is_leaf=True)  # arg18_1
+    buf19 = reader.storage(None, 4*s81)
+    reader.tensor(buf19, (s81,), is_leaf=True)  # arg19_1
+    buf20 = reader.storage(None, 4*s50)
+    reader.tensor(buf20, (s50,), is_leaf=True)  # arg20_1
+    buf21 = reader.storage(None, 4*s77)
+    reader.tensor(buf21, (s77,), is_leaf=True)  # arg21_1
+    buf22 = reader.storage(None, 4*s0)
+    reader.tensor(buf22, (s0,), is_leaf=True)  # arg22_1
+    buf23 = reader.storage(None, 4*s36)
+    reader.tensor(buf23, (s36,), is_leaf=True)  # arg23_1
+    reader.symint(24828, expr='s0 + s24 + s27 + s36 + s38 + s44 + s48 + s5 + s50 + s52 + s57 + s61 + s67 + s68 + s73 + s75 + s77 + s78 + s8 + s80 + s81 + s86 + s87 + s98')  # arg24_1
+    reader.symint(132, expr='PythonMod(-s0 - s24 - s27 - s36 - s38 - s44 - s48 - s5 - s50 - s52 - s57 - s61 - s67 - s68 - s73 - s75 - s77 - s78 - s8 - s80 - s81 - s86 - s87 - s98, 160)')  # arg25_1
 load_args._version = 0
 mod = Repro()
 if __name__ == '__main__':

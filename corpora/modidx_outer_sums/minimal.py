@@ -1,11 +1,13 @@
 # A self-contained repro written by symshrink: `python THIS.py` retraces it with its
 # SymInt relationships preserved and times Inductor's compile (needs only torch).
 # `--torch-run-repro` runs torch's own run_repro; `--help` for more.
-s57 = 1003
-s61 = 1018
+s5 = 64
+s61 = 63
 s67 = 1009
-s75 = 1000
+s78 = 256
 s80 = 1012
+s86 = 1006
+s98 = 128
 
 # env var omitted due to stable_output=True
 import torch
@@ -39,31 +41,27 @@ torch._higher_order_ops.triton_kernel_wrap.kernel_side_table.reset_table()
 
 from torch.nn import *
 class Repro(torch.nn.Module):
+
     def __init__(self) -> None:
         super().__init__()
 
-
-
-    def forward(self, arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1):
-        cat = torch.ops.aten.cat.default([arg0_1, arg1_1, arg2_1, arg3_1]);  arg0_1 = arg1_1 = arg2_1 = arg3_1 = None
-        cat_1 = torch.ops.aten.cat.default([arg4_1, arg5_1, arg6_1, arg7_1]);  arg4_1 = arg5_1 = arg6_1 = arg7_1 = None
-        unsqueeze = torch.ops.aten.unsqueeze.default(cat, 1);  cat = None
-        unsqueeze_1 = torch.ops.aten.unsqueeze.default(cat_1, 0);  cat_1 = None
-        mul = torch.ops.aten.mul.Tensor(unsqueeze, unsqueeze_1);  unsqueeze = unsqueeze_1 = None
-        permute = torch.ops.aten.permute.default(mul, [1, 0]);  mul = None
-        clone = torch.ops.aten.clone.default(permute, memory_format = torch.contiguous_format);  permute = None
-        view = torch.ops.aten.view.default(clone, [-1]);  clone = None
-        view_1 = torch.ops.aten.view.default(view, [arg8_1, arg9_1]);  view = arg8_1 = arg9_1 = None
-        mul_2 = torch.ops.aten.mul.Tensor(view_1, 2.0);  view_1 = None
-        return (mul_2,)
+    def forward(self, arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1):
+        cat = torch.ops.aten.cat.default([arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1])
+        cat_1 = torch.ops.aten.cat.default([arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1])
+        unsqueeze = torch.ops.aten.unsqueeze.default(cat, 1)
+        mul = torch.ops.aten.mul.Tensor(unsqueeze, cat_1)
+        permute = torch.ops.aten.permute.default(mul, [1, 0])
+        clone = torch.ops.aten.clone.default(permute, memory_format=torch.contiguous_format)
+        view_1 = torch.ops.aten.view.default(clone, [arg12_1, arg13_1])
+        return (view_1,)
 
 def load_args(reader):
-    buf0 = reader.storage(None, 4*s75)
-    reader.tensor(buf0, (s75,), is_leaf=True)  # arg0_1
-    buf1 = reader.storage(None, 4*s57)
-    reader.tensor(buf1, (s57,), is_leaf=True)  # arg1_1
-    buf2 = reader.storage(None, 4024)
-    reader.tensor(buf2, (1006,), is_leaf=True)  # arg2_1
+    buf0 = reader.storage(None, 4*s67)
+    reader.tensor(buf0, (s67,), is_leaf=True)  # arg0_1
+    buf1 = reader.storage(None, 4012)
+    reader.tensor(buf1, (1003,), is_leaf=True)  # arg1_1
+    buf2 = reader.storage(None, 4*s86)
+    reader.tensor(buf2, (s86,), is_leaf=True)  # arg2_1
     buf3 = reader.storage(None, 4*s67)
     reader.tensor(buf3, (s67,), is_leaf=True)  # arg3_1
     buf4 = reader.storage(None, 4*s80)
@@ -74,8 +72,16 @@ def load_args(reader):
     reader.tensor(buf6, (s61,), is_leaf=True)  # arg6_1
     buf7 = reader.storage(None, 4084)
     reader.tensor(buf7, (1021,), is_leaf=True)  # arg7_1
-    reader.symint(4018, expr='s57 + s67 + s75 + 1006')  # arg8_1
-    reader.symint(4066, expr='s61 + s80 + 2036')  # arg9_1
+    buf8 = reader.storage(None, 4096)
+    reader.tensor(buf8, (1024,), is_leaf=True)  # arg8_1
+    buf9 = reader.storage(None, 4*s78)
+    reader.tensor(buf9, (s78,), is_leaf=True)  # arg9_1
+    buf10 = reader.storage(None, 4*s98)
+    reader.tensor(buf10, (s98,), is_leaf=True)  # arg10_1
+    buf11 = reader.storage(None, 4*s5)
+    reader.tensor(buf11, (s5,), is_leaf=True)  # arg11_1
+    reader.symint(6054, expr='6054')  # arg12_1
+    reader.symint(2556, expr='s5 + s61 + s78 + s98 + 2045')  # arg13_1
 load_args._version = 0
 mod = Repro()
 
@@ -425,23 +431,29 @@ def _retrace_inputs(env, dev):
     import torch
 
     ops = symint_ops(env)
-    syms = _retrace_symbols(env, {'s57': 1003, 's61': 1018, 's67': 1009, 's75': 1000, 's80': 1012}, [])
-    s57 = syms['s57']
+    syms = _retrace_symbols(env, {'s5': 64, 's61': 63, 's67': 1009, 's78': 256, 's80': 1012, 's86': 1006, 's98': 128}, [])
+    s5 = syms['s5']
     s61 = syms['s61']
     s67 = syms['s67']
-    s75 = syms['s75']
+    s78 = syms['s78']
     s80 = syms['s80']
+    s86 = syms['s86']
+    s98 = syms['s98']
     values = [
-        _retrace_tensor((s75,), dtype=torch.float32, device=dev('cpu')),  # arg0_1
-        _retrace_tensor((s57,), dtype=torch.float32, device=dev('cpu')),  # arg1_1
-        _retrace_tensor((1006,), dtype=torch.float32, device=dev('cpu')),  # arg2_1
+        _retrace_tensor((s67,), dtype=torch.float32, device=dev('cpu')),  # arg0_1
+        _retrace_tensor((1003,), dtype=torch.float32, device=dev('cpu')),  # arg1_1
+        _retrace_tensor((s86,), dtype=torch.float32, device=dev('cpu')),  # arg2_1
         _retrace_tensor((s67,), dtype=torch.float32, device=dev('cpu')),  # arg3_1
         _retrace_tensor((s80,), dtype=torch.float32, device=dev('cpu')),  # arg4_1
         _retrace_tensor((1015,), dtype=torch.float32, device=dev('cpu')),  # arg5_1
         _retrace_tensor((s61,), dtype=torch.float32, device=dev('cpu')),  # arg6_1
         _retrace_tensor((1021,), dtype=torch.float32, device=dev('cpu')),  # arg7_1
-        torch.sym_sum([1006, s57, s67, s75]),  # arg8_1
-        torch.sym_sum([2036, s61, s80]),  # arg9_1
+        _retrace_tensor((1024,), dtype=torch.float32, device=dev('cpu')),  # arg8_1
+        _retrace_tensor((s78,), dtype=torch.float32, device=dev('cpu')),  # arg9_1
+        _retrace_tensor((s98,), dtype=torch.float32, device=dev('cpu')),  # arg10_1
+        _retrace_tensor((s5,), dtype=torch.float32, device=dev('cpu')),  # arg11_1
+        6054,  # arg12_1
+        torch.sym_sum([2045, s5, s61, s78, s98]),  # arg13_1
     ]
     return values, []
 
@@ -458,4 +470,4 @@ if __name__ == '__main__':
         with torch.no_grad():
             run_repro(mod, load_args, accuracy=False, command='run', save_dir=None, tracing_mode='symbolic', check_str=None)
     else:
-        sys.exit(_retrace_main(sys.argv[1:], mod, _retrace_inputs, globals(), 5))
+        sys.exit(_retrace_main(sys.argv[1:], mod, _retrace_inputs, globals(), 7))

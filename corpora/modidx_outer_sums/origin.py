@@ -1,11 +1,15 @@
 s44 = 1021
+s48 = 1024
+s5 = 1033
 s52 = 1015
 s57 = 1003
 s61 = 1018
 s67 = 1009
 s75 = 1000
+s78 = 1027
 s80 = 1012
 s86 = 1006
+s98 = 1030
 
 
 # env var omitted due to stable_output=True
@@ -45,16 +49,16 @@ class Repro(torch.nn.Module):
 
 
 
-    def forward(self, arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1):
-        cat = torch.ops.aten.cat.default([arg0_1, arg1_1, arg2_1, arg3_1]);  arg0_1 = arg1_1 = arg2_1 = arg3_1 = None
-        cat_1 = torch.ops.aten.cat.default([arg4_1, arg5_1, arg6_1, arg7_1]);  arg4_1 = arg5_1 = arg6_1 = arg7_1 = None
+    def forward(self, arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1):
+        cat = torch.ops.aten.cat.default([arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1]);  arg0_1 = arg1_1 = arg2_1 = arg3_1 = arg4_1 = arg5_1 = None
+        cat_1 = torch.ops.aten.cat.default([arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1]);  arg6_1 = arg7_1 = arg8_1 = arg9_1 = arg10_1 = arg11_1 = None
         unsqueeze = torch.ops.aten.unsqueeze.default(cat, 1);  cat = None
         unsqueeze_1 = torch.ops.aten.unsqueeze.default(cat_1, 0);  cat_1 = None
         mul = torch.ops.aten.mul.Tensor(unsqueeze, unsqueeze_1);  unsqueeze = unsqueeze_1 = None
         permute = torch.ops.aten.permute.default(mul, [1, 0]);  mul = None
         clone = torch.ops.aten.clone.default(permute, memory_format = torch.contiguous_format);  permute = None
         view = torch.ops.aten.view.default(clone, [-1]);  clone = None
-        view_1 = torch.ops.aten.view.default(view, [arg8_1, arg9_1]);  view = arg8_1 = arg9_1 = None
+        view_1 = torch.ops.aten.view.default(view, [arg12_1, arg13_1]);  view = arg12_1 = arg13_1 = None
         mul_2 = torch.ops.aten.mul.Tensor(view_1, 2.0);  view_1 = None
         return (mul_2,)
 
@@ -75,8 +79,16 @@ def load_args(reader):
     reader.tensor(buf6, (s61,), is_leaf=True)  # arg6_1
     buf7 = reader.storage(None, 4*s44)
     reader.tensor(buf7, (s44,), is_leaf=True)  # arg7_1
-    reader.symint(4018, expr='s57 + s67 + s75 + s86')  # arg8_1
-    reader.symint(4066, expr='s44 + s52 + s61 + s80')  # arg9_1
+    buf8 = reader.storage(None, 4*s48)
+    reader.tensor(buf8, (s48,), is_leaf=True)  # arg8_1
+    buf9 = reader.storage(None, 4*s78)
+    reader.tensor(buf9, (s78,), is_leaf=True)  # arg9_1
+    buf10 = reader.storage(None, 4*s98)
+    reader.tensor(buf10, (s98,), is_leaf=True)  # arg10_1
+    buf11 = reader.storage(None, 4*s5)
+    reader.tensor(buf11, (s5,), is_leaf=True)  # arg11_1
+    reader.symint(6045, expr='s52 + s57 + s67 + s75 + s80 + s86')  # arg12_1
+    reader.symint(6153, expr='s44 + s48 + s5 + s61 + s78 + s98')  # arg13_1
 load_args._version = 0
 mod = Repro()
 if __name__ == '__main__':

@@ -1,8 +1,7 @@
 # A self-contained repro written by symshrink: `python THIS.py` retraces it with its
 # SymInt relationships preserved and times Inductor's compile (needs only torch).
 # `--torch-run-repro` runs torch's own run_repro; `--help` for more.
-s1 = 1018
-s26 = 1000
+s21 = 1009
 s29 = 1021
 s45 = 1012
 s53 = 1006
@@ -63,7 +62,7 @@ class Repro(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()
 
-    def forward(self, arg1_1, arg8_1, arg10_1):
+    def forward(self, arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg10_1):
         iota = torch.ops.prims.iota.default(arg10_1, start=0, step=1, dtype=torch.int64, device=device(type='cpu'), requires_grad=False)
         mul = torch.ops.aten.mul.Tensor(iota, 1)
         add_9 = torch.ops.aten.add.Tensor(mul, 0)
@@ -81,10 +80,24 @@ class Repro(torch.nn.Module):
         return (sum_9,)
 
 def load_args(reader):
+    buf0 = reader.storage(None, 4000)
+    reader.tensor(buf0, (1000,), is_leaf=True)  # arg0_1
     buf1 = reader.storage(None, 4*s93)
     reader.tensor(buf1, (s93,), is_leaf=True)  # arg1_1
-    reader.symint(44, expr='((s1 + s26 + s29 + s45 + s53 + s82 + s93)//160)')  # arg8_1
-    reader.symint(7075, expr='s1 + s26 + s29 + s45 + s53 + s82 + s93')  # arg10_1
+    buf2 = reader.storage(None, 4*s53)
+    reader.tensor(buf2, (s53,), is_leaf=True)  # arg2_1
+    buf3 = reader.storage(None, 4*s21)
+    reader.tensor(buf3, (s21,), is_leaf=True)  # arg3_1
+    buf4 = reader.storage(None, 4*s45)
+    reader.tensor(buf4, (s45,), is_leaf=True)  # arg4_1
+    buf5 = reader.storage(None, 4*s82)
+    reader.tensor(buf5, (s82,), is_leaf=True)  # arg5_1
+    buf6 = reader.storage(None, 4072)
+    reader.tensor(buf6, (1018,), is_leaf=True)  # arg6_1
+    buf7 = reader.storage(None, 4*s29)
+    reader.tensor(buf7, (s29,), is_leaf=True)  # arg7_1
+    reader.symint(916, expr='(((s21 + s29 + s45 + s53 + s82 + s93 + 2018)//160)) + 866')  # arg8_1
+    reader.symint(8084, expr='s21 + s29 + s45 + s53 + s82 + s93 + 2018')  # arg10_1
 load_args._version = 0
 mod = Repro()
 
@@ -434,20 +447,26 @@ def _retrace_inputs(env, dev):
     import torch
 
     ops = symint_ops(env)
-    syms = _retrace_symbols(env, {'s1': 1018, 's26': 1000, 's29': 1021, 's45': 1012, 's53': 1006, 's82': 1015, 's93': 1003}, [])
-    s1 = syms['s1']
-    s26 = syms['s26']
+    syms = _retrace_symbols(env, {'s21': 1009, 's29': 1021, 's45': 1012, 's53': 1006, 's82': 1015, 's93': 1003}, [])
+    s21 = syms['s21']
     s29 = syms['s29']
     s45 = syms['s45']
     s53 = syms['s53']
     s82 = syms['s82']
     s93 = syms['s93']
     values = [
+        _retrace_tensor((1000,), dtype=torch.float32, device=dev('cpu')),  # arg0_1
         _retrace_tensor((s93,), dtype=torch.float32, device=dev('cpu')),  # arg1_1
-        (torch.sym_sum([s1, s26, s29, s45, s53, s82, s93]) // 160),  # arg8_1
-        torch.sym_sum([s1, s26, s29, s45, s53, s82, s93]),  # arg10_1
+        _retrace_tensor((s53,), dtype=torch.float32, device=dev('cpu')),  # arg2_1
+        _retrace_tensor((s21,), dtype=torch.float32, device=dev('cpu')),  # arg3_1
+        _retrace_tensor((s45,), dtype=torch.float32, device=dev('cpu')),  # arg4_1
+        _retrace_tensor((s82,), dtype=torch.float32, device=dev('cpu')),  # arg5_1
+        _retrace_tensor((1018,), dtype=torch.float32, device=dev('cpu')),  # arg6_1
+        _retrace_tensor((s29,), dtype=torch.float32, device=dev('cpu')),  # arg7_1
+        torch.sym_sum([866, (torch.sym_sum([2018, s21, s29, s45, s53, s82, s93]) // 160)]),  # arg8_1
+        torch.sym_sum([2018, s21, s29, s45, s53, s82, s93]),  # arg10_1
     ]
-    return values, [s1, s26, s29, s45, s53, s82]
+    return values, []
 
 
 if __name__ == '__main__':
@@ -462,4 +481,4 @@ if __name__ == '__main__':
         with torch.no_grad():
             run_repro(mod, load_args, accuracy=False, command='run', save_dir=None, tracing_mode='symbolic', check_str=None)
     else:
-        sys.exit(_retrace_main(sys.argv[1:], mod, _retrace_inputs, globals(), 7))
+        sys.exit(_retrace_main(sys.argv[1:], mod, _retrace_inputs, globals(), 6))
