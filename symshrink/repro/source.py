@@ -74,8 +74,7 @@ def drop_outputs(module_source: str, drop: Sequence[int]) -> str | None:
     found = _forward(module_source)
     if found is None:
         return None
-    tree = ast.parse(module_source)  # a private copy to edit
-    fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "forward")
+    tree, fn = _editable_forward(module_source)
     ret = _return(fn)
     if ret is None or not isinstance(ret.value, ast.Tuple):
         return None
@@ -95,16 +94,15 @@ def bypassable(module_source: str) -> list[tuple[str, str]]:
         return []
     pairs = []
     for stmt in found[1].body:
+        node = _node_name(stmt)
         if (
-            isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name)
+            node is not None
             and isinstance(stmt.value, ast.Call)
             and stmt.value.args
             and isinstance(stmt.value.args[0], ast.Name)
             and not any(m in ast.unparse(stmt.value.func) for m in _INT_OF_TENSOR)
         ):
-            pairs.append((stmt.targets[0].id, stmt.value.args[0].id))
+            pairs.append((node, stmt.value.args[0].id))
     return pairs
 
 
@@ -121,14 +119,12 @@ def bypass(module_source: str, pairs: Sequence[tuple[str, str]]) -> str | None:
             name = operand[name]
         return name
 
-    tree = ast.parse(module_source)
-    fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "forward")
+    tree, fn = _editable_forward(module_source)
     body = []
     for stmt in fn.body:
         if _is_release(stmt):
             continue  # an operand may now be read after FX released it
-        targets = getattr(stmt, "targets", [])
-        if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id in operand:
+        if _node_name(stmt) in operand:
             continue
         for n in ast.walk(stmt):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
@@ -140,10 +136,27 @@ def bypass(module_source: str, pairs: Sequence[tuple[str, str]]) -> str | None:
 
 def drop_params(module_source: str, names: set[str]) -> str:
     """Forward without the given (unused) parameters."""
-    tree = ast.parse(module_source)
-    fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "forward")
+    tree, fn = _editable_forward(module_source)
     fn.args.args = [a for a in fn.args.args if a.arg not in names]
     return ast.unparse(tree)
+
+
+def _editable_forward(module_source: str) -> tuple[ast.Module, ast.FunctionDef]:
+    """A fresh parse to edit (`_forward`'s is cached and shared) and its forward."""
+    tree = ast.parse(module_source)
+    fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "forward")
+    return tree, fn
+
+
+def _node_name(stmt: ast.stmt) -> str | None:
+    """The node a statement defines: `y = ...` with one plain name (None otherwise)."""
+    if (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+    ):
+        return stmt.targets[0].id
+    return None
 
 
 def _return(fn: ast.FunctionDef) -> ast.Return | None:
