@@ -35,7 +35,10 @@ def widest_sum(repro: Repro) -> sympy.Add | None:
 
 def knob(repro: Repro) -> list[sympy.Symbol]:
     """The symbols the width counts: the widest sum's terms, else every free symbol."""
-    add = widest_sum(repro)
+    return _knob(repro, widest_sum(repro))
+
+
+def _knob(repro: Repro, add: sympy.Add | None) -> list[sympy.Symbol]:
     if add is not None:
         return _terms(add, repro)
     return sorted((symbol(name) for name in repro.hints), key=str)
@@ -64,13 +67,13 @@ def at_width(repro: Repro, width: int) -> Repro | None:
     when `width` < 1, when there is nothing to cut or no sum to extend, or when the
     result is invalid (see `normalize`).
     """
-    terms = knob(repro)
+    add = widest_sum(repro)
+    terms = _knob(repro, add)
     if width < 1 or not terms:
         return None
     if width <= len(terms):
         pins = {s.name: repro.hints[s.name] for s in terms[width:]}
         return normalize(substitute_model(repro, pins))
-    add = widest_sum(repro)
     if add is None:
         return None
     fresh = _fresh_symbols(repro, width - len(terms), start=repro.hints[terms[-1].name])
