@@ -36,7 +36,7 @@ from typing import Any
 from symshrink import installed_version
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write
-from symshrink.oracle import Calibration, CompileOracle, Judging, Verdict, Workload
+from symshrink.oracle import Calibration, CompileOracle, Judging, Workload
 from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.profile import Clock
 from symshrink.oracle.runner import Run, Runner
@@ -270,6 +270,11 @@ class Entry:
         return self.path / MINIMAL
 
     @property
+    def clock(self) -> Clock:
+        """The clock its threshold was recorded on."""
+        return self.case.get("clock") or "cpu"
+
+    @property
     def reference(self) -> Signature | None:
         """The recorded hot spots that make the entry's slowness its own (None: unknown)."""
         data = self.case.get("reference")
@@ -401,30 +406,36 @@ def _replay_one(
     threshold = entry.case.get("threshold_s")
     recorded = (entry.case.get("after") or {}).get("slow_phase_s")
     limit = None if threshold is None else factor * threshold
-    clock: Clock = entry.case.get("clock") or "cpu"
     started = time.monotonic()
-    run, verdict = judge(
-        entry.minimal.read_text(), settings, limit, clock, timeout_s, entry.reference
-    )
-    result = Replay(
+    judged = judge(entry, entry.minimal.read_text(), settings, limit, timeout_s)
+    return Replay(
         name=entry.name,
-        verdict="no threshold" if limit is None else _VERDICT_OF_STATUS[verdict.status],
-        measured_s=round(run.measure(clock), 3),
-        clock=clock,
-        stopped=run.exit.reason != "exited",
+        verdict=judged.verdict,
+        measured_s=judged.measured_s,
+        clock=entry.clock,
+        stopped=judged.stopped,
         threshold_s=threshold,
         limit_s=limit,
         recorded_s=recorded,
-        slow_phase=run.slow_phase,
-        phases=run.phase_times,
-        signature=list(verdict.signature),
+        slow_phase=judged.run.slow_phase,
+        phases=judged.run.phase_times,
+        signature=list(judged.signature),
         torch_settings=settings,
-        detail=verdict.detail,
+        detail=judged.detail,
         wall_s=round(time.monotonic() - started, 3),
     )
-    if limit is None and verdict.status == "error":
-        result.verdict = "error"
-    return result
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A full run of an entry (or a member of its family) and what it says, in corpus words."""
+
+    run: Run
+    verdict: str
+    measured_s: float  # on the entry's clock; a lower bound when `stopped`
+    stopped: bool
+    detail: str
+    signature: tuple[str, ...]
 
 
 class Judge:
@@ -437,15 +448,16 @@ class Judge:
 
     def __call__(
         self,
+        entry: Entry,
         source: str,
         settings: Mapping[str, str],
         limit: float | None,
-        clock: Clock,
         timeout_s: float,
-        reference: Signature | None,
-    ) -> tuple[Run, Verdict]:
-        """Run `source` to the end (or `timeout_s` of wall time); its verdict at `limit`,
-        'slipped' when slow but not in the `reference` hot spots (None: any cause)."""
+    ) -> Judged:
+        """Run `source` to the end (or `timeout_s` of wall time) and judge it at `limit` on
+        `entry`'s clock: `slow, other cause` when slow but not in the entry's recorded hot
+        spots (none recorded: any cause), `no threshold` when `limit` is None."""
+        clock, reference = entry.clock, entry.reference
         oracle = CompileOracle(
             Calibration(clock, (), limit or 0.0),
             self.runner,
@@ -461,7 +473,16 @@ class Judge:
             if not limit or run.profile is None
             else replace(run, profile=run.profile.cut(limit, clock))
         )
-        return run, oracle.verdict([seen], limit or 0.0)
+        verdict = oracle.verdict([seen], limit or 0.0)
+        name = _VERDICT_OF_STATUS[verdict.status]
+        return Judged(
+            run=run,
+            verdict=name if limit is not None or verdict.status == "error" else "no threshold",
+            measured_s=round(run.measure(clock), 3),
+            stopped=run.exit.reason != "exited",
+            detail=verdict.detail,
+            signature=verdict.signature,
+        )
 
     def __enter__(self) -> Judge:
         return self
@@ -575,28 +596,26 @@ def sweep(
                     "free symbol" if own == 0 else "threshold",
                 )
                 continue
-            limit, clock = factor * threshold, entry.case.get("clock") or "cpu"
+            limit = factor * threshold
             settings = entry.case.get("torch_settings") or {}
             points = []
             for w in sorted(set(widths or range(1, own + 1))):
                 member = at_width(model, w)
                 if member is None:
                     continue
-                run, verdict = judge(
-                    render(member), settings, limit, clock, timeout_s, entry.reference
-                )
+                judged = judge(entry, render(member), settings, limit, timeout_s)
                 points.append(
                     WidthVerdict(
                         width=w,
                         free_symbols=len(member.hints),
-                        verdict=_VERDICT_OF_STATUS[verdict.status],
-                        measured_s=round(run.measure(clock), 3),
-                        stopped=run.exit.reason != "exited",
-                        detail=verdict.detail,
+                        verdict=judged.verdict,
+                        measured_s=judged.measured_s,
+                        stopped=judged.stopped,
+                        detail=judged.detail,
                     )
                 )
                 log.info("%s width %d: %s", entry.name, w, points[-1].verdict)
-            result = Sweep(entry.name, limit, clock, points)
+            result = Sweep(entry.name, limit, entry.clock, points)
             if record:
                 case = {**entry.case, "smallest_slow": result.record()}
                 atomic_write(entry.path / CASE, json.dumps(case, indent=2) + "\n")
