@@ -553,9 +553,11 @@ def _extend(c: st.SearchStrategy[sympy.Basic]) -> st.SearchStrategy[sympy.Basic]
         st.lists(c, min_size=2, max_size=3).map(lambda a: BUILD_OPS["Min"](*a)),
         st.tuples(to_int, c, c).map(lambda t: BUILD_OPS[t[0]](BUILD_OPS["IntTrueDiv"](t[1], t[2]))),
         _node("Where", _conditions(c), c, c),
-        st.tuples(c, _conditions(c), c).map(
-            lambda t: BUILD_OPS["Piecewise"]((t[0], t[1]), (t[2], sympy.true))
-        ),
+        # sympy rewrites a Piecewise inside a Piecewise condition as an `ITE` (its
+        # ExprCondPair folds the condition); torch never writes one, and neither do we.
+        st.tuples(c, _conditions(c), c)
+        .map(lambda t: BUILD_OPS["Piecewise"]((t[0], t[1]), (t[2], sympy.true)))
+        .filter(lambda e: not e.has(sympy.ITE)),
         c.map(BUILD_OPS["Abs"]),
         st.lists(c, min_size=4, max_size=4).map(
             lambda a: BUILD_OPS["IsNonOverlappingAndDenseIndicator"](*a)
