@@ -69,6 +69,14 @@ class Fixture:
 
 
 @dataclass
+class _Written:
+    """torch's writer text and the truth, both taken from the same live torch objects."""
+
+    text: str
+    truth: dict[str, Any]  # without "family": generate() knows it
+
+
+@dataclass
 class _Built:
     """What a family builder hands back to the writer."""
 
@@ -76,6 +84,9 @@ class _Built:
     args: list[Any]  # written as given: the fake inputs the graph was traced with
     params: dict[str, Any]
     tracing_mode: str | None = None  # None: let the writer decide
+    # Already written (``_Env.write``) by a family whose args are only valid inside a
+    # compile; None: generate() writes gm and args itself.
+    written: _Written | None = None
 
 
 # --------------------------------------------------------------------------- helpers
@@ -88,13 +99,42 @@ class _Env:
     mod 100), so the same sources in the same order give the same ``sNN`` every run.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, stable_output: bool = True) -> None:
         from torch._subclasses.fake_tensor import FakeTensorMode
         from torch.fx.experimental.symbolic_shapes import ShapeEnv
 
         self.shape_env = ShapeEnv()
         self.fake_mode = FakeTensorMode(shape_env=self.shape_env)
+        self.stable_output = stable_output
         self._n_tensors = 0
+
+    def write(self, built: _Built) -> _Written:
+        """Run torch's writer over ``built.gm`` / ``built.args`` and record the truth.
+
+        generate() calls this on what a family returns; a family whose args are fake
+        inputs handed to a compiler callback (valid only during that compile) calls it
+        inside the callback and returns the result as ``built.written``.
+        """
+        from torch._dynamo.repro.after_aot import save_graph_repro
+
+        placeholders = [n.target for n in built.gm.graph.find_nodes(op="placeholder")]
+        buf = io.StringIO()
+        save_graph_repro(
+            buf,
+            built.gm,
+            built.args,
+            "inductor",
+            stable_output=self.stable_output,
+            tracing_mode=built.tracing_mode,
+        )
+        text = buf.getvalue()
+        if not text.endswith("\n"):
+            text += "\n"
+        truth = _truth(built, placeholders)
+        if built.tracing_mode is None:
+            truth["tracing_mode"] = "symbolic" if truth["all_free_symbols"] else "real"
+        truth["stable_output"] = self.stable_output
+        return _Written(text=text, truth=truth)
 
     def tensor(
         self,
@@ -656,7 +696,7 @@ def _free(v: Any) -> set[Any]:
     return set()
 
 
-def _truth(family: str, built: _Built, placeholders: list[str]) -> dict[str, Any]:
+def _truth(built: _Built, placeholders: list[str]) -> dict[str, Any]:
     import torch
     from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
@@ -718,7 +758,6 @@ def _truth(family: str, built: _Built, placeholders: list[str]) -> dict[str, Any
     unbacked = sorted(str(s) for s in mentioned if free_unbacked_symbols(s))
     all_free = {str(s): int(backed[s]) for s in mentioned if s in backed}
     return {
-        "family": family,
         "params": built.params,
         "torch_version": torch.__version__,
         "tracing_mode": built.tracing_mode,
@@ -759,37 +798,19 @@ def generate(
     deterministic; hint lines, ``Repro`` and ``load_args`` are unaffected.  Pass
     ``stable_output=False`` for the full form a real dump has (``import os``, config).
     """
-    from torch._dynamo.repro.after_aot import save_graph_repro
-
     if name not in _ALL_FAMILIES:
         raise KeyError(f"unknown fixture family {name!r}; known: {sorted(_ALL_FAMILIES)}")
     t0 = time.perf_counter()
-    env = _Env()
+    env = _Env(stable_output=stable_output)
     built = _ALL_FAMILIES[name](env, **params)
+    written = env.write(built) if built.written is None else built.written
     stem = fixture_name or _fixture_name(name, built.params)
-    placeholders = [n.target for n in built.gm.graph.find_nodes(op="placeholder")]
-
-    buf = io.StringIO()
-    save_graph_repro(
-        buf,
-        built.gm,
-        built.args,
-        "inductor",
-        stable_output=stable_output,
-        tracing_mode=built.tracing_mode,
-    )
-    text = buf.getvalue()
-    if not text.endswith("\n"):
-        text += "\n"
-    truth = _truth(name, built, placeholders)
-    if built.tracing_mode is None:
-        truth["tracing_mode"] = "symbolic" if truth["all_free_symbols"] else "real"
-    truth["stable_output"] = stable_output
+    truth = {"family": name, **written.truth}
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{stem}.py"
-    path.write_text(text)
+    path.write_text(written.text)
     fixture = Fixture(name=stem, path=path, truth=truth)
     fixture.truth_path.write_text(json.dumps(truth, indent=2, sort_keys=True) + "\n")
     log.info("fixture %s written in %.2f s", stem, time.perf_counter() - t0)
