@@ -606,6 +606,82 @@ def _split_reverse(env: _Env, *, n: int = 32, base: int = 1000, step: int = 3) -
     return built
 
 
+def _frames_outer_model() -> Any:
+    """The model behind samples/aot_frames_outer_bw_n*.py (its backward has the same inputs).
+
+    Cat N 1-D inputs (length L), zero-pad to ``160*k`` with ``k = L//160 + 866``, view as
+    ``(k, 160)`` frames through a ``(160, 8)`` weight and ReLU, plus the outer product with
+    ``arange(k)`` viewed ``(L, k) -> (k, L)`` and summed back to ``(L,)``.
+    """
+    import torch
+
+    class FramesOuter(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            gen = torch.Generator().manual_seed(0)
+            self.proj = torch.nn.Parameter(torch.randn(160, 8, generator=gen))
+
+        def forward(self, *xs: Any) -> Any:
+            x = torch.cat(xs)
+            n = x.shape[0]
+            k = n // 160 + 866
+            frames = torch.cat([x, x.new_zeros(160 * k - n)]).view(k, 160)
+            loss = torch.relu(frames @ self.proj).sum() + x[:k].sum()
+            ramp = torch.arange(k, dtype=x.dtype)
+            y = (x.unsqueeze(1) * ramp.unsqueeze(0)).view(k, n).sum(0)
+            return loss + (x * y).sum()
+
+    return FramesOuter()
+
+
+def _aot_frames_outer(env: _Env, *, n: int = 16, base: int = 1000, step: int = 3) -> _Built:
+    """torch.compile's own backward dump, made as samples/aot_frames_outer_bw_n*.py was.
+
+    ``torch.compile(dynamic=True)`` with an ``aot_autograd`` backend (Inductor's
+    decompositions) whose fw and bw compilers write the graph they receive and then run
+    it eagerly; forward and backward run once on N inputs of distinct lengths, and the
+    backward graph is the fixture: N free SymInts ``sNN``, ``Σ s``, ``(Σ s)//160 + 866``
+    and ``160*((Σ s)//160) + 138560`` as SymInt inputs, tensors sized by them.  Its example
+    inputs are fakes valid only during the compile, so it is written in the callback.
+    ``env``'s own ShapeEnv is unused: Dynamo makes the symbols.
+    """
+    import torch
+    from torch._dynamo.backends.common import aot_autograd
+    from torch._functorch.aot_autograd import make_boxed_func
+
+    n = _check_n(n)
+    params = {"n": n, "base": base, "step": step}
+    graphs: dict[str, _Built] = {}
+
+    def writing(role: str) -> Callable[[Any, list[Any]], Any]:
+        def compiler(gm: Any, example_inputs: list[Any]) -> Any:
+            if role in graphs:
+                raise AssertionError(f"a second {role} graph: Dynamo broke the graph")
+            built = _Built(gm=gm, args=list(example_inputs), params=params)
+            built.written = env.write(built)
+            graphs[role] = built
+            return make_boxed_func(gm.forward)
+
+        return compiler
+
+    backend = aot_autograd(
+        fw_compiler=writing("fw"), bw_compiler=writing("bw"), decompositions=_decomps()
+    )
+    gen = torch.Generator().manual_seed(0)
+    xs = [torch.randn(base + step * i, generator=gen, requires_grad=True) for i in range(n)]
+    torch._dynamo.reset()  # no cache entry or recompile state from an earlier call
+    try:
+        torch.compile(_frames_outer_model(), dynamic=True, backend=backend)(*xs).backward()
+    finally:
+        torch._dynamo.reset()
+    bw = graphs["bw"]
+    assert bw.written is not None
+    hints = bw.written.truth["free_symbols"]
+    if len(hints) != n or len(set(hints.values())) != n:
+        raise AssertionError(f"expected {n} free symbols with distinct hints, got {hints}")
+    return bw
+
+
 FAMILIES: dict[str, Callable[..., _Built]] = {
     "floordiv_sum": _floordiv_sum,
     "free_symints": _free_symints,
@@ -626,6 +702,7 @@ SLOW_FAMILIES: dict[str, Callable[..., _Built]] = {
     "nested_floordiv": _nested_floordiv,
     "item_mod": _item_mod,
     "split_reverse": _split_reverse,
+    "aot_frames_outer": _aot_frames_outer,
 }
 _ALL_FAMILIES: dict[str, Callable[..., _Built]] = {**FAMILIES, **SLOW_FAMILIES}
 
