@@ -6,7 +6,9 @@ fresh ``ShapeEnv``, then written by ``torch._dynamo.repro.after_aot.save_graph_r
 with those fake tensors / SymInts as ``args`` (the placeholders' ``meta["val"]`` have the
 same symbolic sizes, but make_fx drops ``requires_grad`` on them), so the
 writer emits ``sNN = hint`` lines, ``reader.symint(hint, expr='...')`` and symbolic
-shapes exactly as a real after-aot dump does.  Nothing is compiled: tracing only.
+shapes exactly as a real after-aot dump does.  Nothing is compiled: tracing only --
+except the ``aot_frames_outer`` family, which is ``torch.compile`` itself (Dynamo +
+AOTAutograd, graphs run eagerly) writing its backward graph from inside the bw compiler.
 
 Beside each ``<name>.py`` the generator writes ``<name>.truth.json``, recorded from the
 torch objects at generation time (never re-parsed from the text):
@@ -27,6 +29,7 @@ Command line::
 
     python tests/fixtures_gen.py OUT_DIR                     # the standard set
     python tests/fixtures_gen.py OUT_DIR --family floordiv_sum --n 24
+    python tests/fixtures_gen.py OUT_DIR --family aot_frames_outer --n 64
 """
 
 from __future__ import annotations
