@@ -6,7 +6,9 @@ fresh ``ShapeEnv``, then written by ``torch._dynamo.repro.after_aot.save_graph_r
 with those fake tensors / SymInts as ``args`` (the placeholders' ``meta["val"]`` have the
 same symbolic sizes, but make_fx drops ``requires_grad`` on them), so the
 writer emits ``sNN = hint`` lines, ``reader.symint(hint, expr='...')`` and symbolic
-shapes exactly as a real after-aot dump does.  Nothing is compiled: tracing only.
+shapes exactly as a real after-aot dump does.  Nothing is compiled: tracing only --
+except the ``aot_frames_outer`` family, which is ``torch.compile`` itself (Dynamo +
+AOTAutograd, graphs run eagerly) writing its backward graph from inside the bw compiler.
 
 Beside each ``<name>.py`` the generator writes ``<name>.truth.json``, recorded from the
 torch objects at generation time (never re-parsed from the text):
@@ -27,6 +29,7 @@ Command line::
 
     python tests/fixtures_gen.py OUT_DIR                     # the standard set
     python tests/fixtures_gen.py OUT_DIR --family floordiv_sum --n 24
+    python tests/fixtures_gen.py OUT_DIR --family aot_frames_outer --n 64
 """
 
 from __future__ import annotations
@@ -69,6 +72,14 @@ class Fixture:
 
 
 @dataclass
+class _Written:
+    """torch's writer text and the truth, both taken from the same live torch objects."""
+
+    text: str
+    truth: dict[str, Any]  # without "family": generate() knows it
+
+
+@dataclass
 class _Built:
     """What a family builder hands back to the writer."""
 
@@ -76,6 +87,9 @@ class _Built:
     args: list[Any]  # written as given: the fake inputs the graph was traced with
     params: dict[str, Any]
     tracing_mode: str | None = None  # None: let the writer decide
+    # Already written (``_Env.write``) by a family whose args are only valid inside a
+    # compile; None: generate() writes gm and args itself.
+    written: _Written | None = None
 
 
 # --------------------------------------------------------------------------- helpers
@@ -88,13 +102,42 @@ class _Env:
     mod 100), so the same sources in the same order give the same ``sNN`` every run.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, stable_output: bool = True) -> None:
         from torch._subclasses.fake_tensor import FakeTensorMode
         from torch.fx.experimental.symbolic_shapes import ShapeEnv
 
         self.shape_env = ShapeEnv()
         self.fake_mode = FakeTensorMode(shape_env=self.shape_env)
+        self.stable_output = stable_output
         self._n_tensors = 0
+
+    def write(self, built: _Built) -> _Written:
+        """Run torch's writer over ``built.gm`` / ``built.args`` and record the truth.
+
+        generate() calls this on what a family returns; a family whose args are fake
+        inputs handed to a compiler callback (valid only during that compile) calls it
+        inside the callback and returns the result as ``built.written``.
+        """
+        from torch._dynamo.repro.after_aot import save_graph_repro
+
+        placeholders = [n.target for n in built.gm.graph.find_nodes(op="placeholder")]
+        buf = io.StringIO()
+        save_graph_repro(
+            buf,
+            built.gm,
+            built.args,
+            "inductor",
+            stable_output=self.stable_output,
+            tracing_mode=built.tracing_mode,
+        )
+        text = buf.getvalue()
+        if not text.endswith("\n"):
+            text += "\n"
+        truth = _truth(built, placeholders)
+        if built.tracing_mode is None:
+            truth["tracing_mode"] = "symbolic" if truth["all_free_symbols"] else "real"
+        truth["stable_output"] = self.stable_output
+        return _Written(text=text, truth=truth)
 
     def tensor(
         self,
@@ -566,6 +609,82 @@ def _split_reverse(env: _Env, *, n: int = 32, base: int = 1000, step: int = 3) -
     return built
 
 
+def _frames_outer_model() -> Any:
+    """The model behind samples/aot_frames_outer_bw_n*.py (its backward has the same inputs).
+
+    Cat N 1-D inputs (length L), zero-pad to ``160*k`` with ``k = L//160 + 866``, view as
+    ``(k, 160)`` frames through a ``(160, 8)`` weight and ReLU, plus the outer product with
+    ``arange(k)`` viewed ``(L, k) -> (k, L)`` and summed back to ``(L,)``.
+    """
+    import torch
+
+    class FramesOuter(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            gen = torch.Generator().manual_seed(0)
+            self.proj = torch.nn.Parameter(torch.randn(160, 8, generator=gen))
+
+        def forward(self, *xs: Any) -> Any:
+            x = torch.cat(xs)
+            n = x.shape[0]
+            k = n // 160 + 866
+            frames = torch.cat([x, x.new_zeros(160 * k - n)]).view(k, 160)
+            loss = torch.relu(frames @ self.proj).sum() + x[:k].sum()
+            ramp = torch.arange(k, dtype=x.dtype)
+            y = (x.unsqueeze(1) * ramp.unsqueeze(0)).view(k, n).sum(0)
+            return loss + (x * y).sum()
+
+    return FramesOuter()
+
+
+def _aot_frames_outer(env: _Env, *, n: int = 16, base: int = 1000, step: int = 3) -> _Built:
+    """torch.compile's own backward dump, made as samples/aot_frames_outer_bw_n*.py was.
+
+    ``torch.compile(dynamic=True)`` with an ``aot_autograd`` backend (Inductor's
+    decompositions) whose fw and bw compilers write the graph they receive and then run
+    it eagerly; forward and backward run once on N inputs of distinct lengths, and the
+    backward graph is the fixture: N free SymInts ``sNN``, ``Σ s``, ``(Σ s)//160 + 866``
+    and ``160*((Σ s)//160) + 138560`` as SymInt inputs, tensors sized by them.  Its example
+    inputs are fakes valid only during the compile, so it is written in the callback.
+    ``env``'s own ShapeEnv is unused: Dynamo makes the symbols.
+    """
+    import torch
+    from torch._dynamo.backends.common import aot_autograd
+    from torch._functorch.aot_autograd import make_boxed_func
+
+    n = _check_n(n)
+    params = {"n": n, "base": base, "step": step}
+    graphs: dict[str, _Built] = {}
+
+    def writing(role: str) -> Callable[[Any, list[Any]], Any]:
+        def compiler(gm: Any, example_inputs: list[Any]) -> Any:
+            if role in graphs:
+                raise AssertionError(f"a second {role} graph: Dynamo broke the graph")
+            built = _Built(gm=gm, args=list(example_inputs), params=params)
+            built.written = env.write(built)
+            graphs[role] = built
+            return make_boxed_func(gm.forward)
+
+        return compiler
+
+    backend = aot_autograd(
+        fw_compiler=writing("fw"), bw_compiler=writing("bw"), decompositions=_decomps()
+    )
+    gen = torch.Generator().manual_seed(0)
+    xs = [torch.randn(base + step * i, generator=gen, requires_grad=True) for i in range(n)]
+    torch._dynamo.reset()  # no cache entry or recompile state from an earlier call
+    try:
+        torch.compile(_frames_outer_model(), dynamic=True, backend=backend)(*xs).backward()
+    finally:
+        torch._dynamo.reset()
+    bw = graphs["bw"]
+    assert bw.written is not None
+    hints = bw.written.truth["free_symbols"]
+    if len(hints) != n or len(set(hints.values())) != n:
+        raise AssertionError(f"expected {n} free symbols with distinct hints, got {hints}")
+    return bw
+
+
 FAMILIES: dict[str, Callable[..., _Built]] = {
     "floordiv_sum": _floordiv_sum,
     "free_symints": _free_symints,
@@ -586,6 +705,7 @@ SLOW_FAMILIES: dict[str, Callable[..., _Built]] = {
     "nested_floordiv": _nested_floordiv,
     "item_mod": _item_mod,
     "split_reverse": _split_reverse,
+    "aot_frames_outer": _aot_frames_outer,
 }
 _ALL_FAMILIES: dict[str, Callable[..., _Built]] = {**FAMILIES, **SLOW_FAMILIES}
 
@@ -656,7 +776,7 @@ def _free(v: Any) -> set[Any]:
     return set()
 
 
-def _truth(family: str, built: _Built, placeholders: list[str]) -> dict[str, Any]:
+def _truth(built: _Built, placeholders: list[str]) -> dict[str, Any]:
     import torch
     from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
@@ -718,7 +838,6 @@ def _truth(family: str, built: _Built, placeholders: list[str]) -> dict[str, Any
     unbacked = sorted(str(s) for s in mentioned if free_unbacked_symbols(s))
     all_free = {str(s): int(backed[s]) for s in mentioned if s in backed}
     return {
-        "family": family,
         "params": built.params,
         "torch_version": torch.__version__,
         "tracing_mode": built.tracing_mode,
@@ -759,37 +878,19 @@ def generate(
     deterministic; hint lines, ``Repro`` and ``load_args`` are unaffected.  Pass
     ``stable_output=False`` for the full form a real dump has (``import os``, config).
     """
-    from torch._dynamo.repro.after_aot import save_graph_repro
-
     if name not in _ALL_FAMILIES:
         raise KeyError(f"unknown fixture family {name!r}; known: {sorted(_ALL_FAMILIES)}")
     t0 = time.perf_counter()
-    env = _Env()
+    env = _Env(stable_output=stable_output)
     built = _ALL_FAMILIES[name](env, **params)
+    written = env.write(built) if built.written is None else built.written
     stem = fixture_name or _fixture_name(name, built.params)
-    placeholders = [n.target for n in built.gm.graph.find_nodes(op="placeholder")]
-
-    buf = io.StringIO()
-    save_graph_repro(
-        buf,
-        built.gm,
-        built.args,
-        "inductor",
-        stable_output=stable_output,
-        tracing_mode=built.tracing_mode,
-    )
-    text = buf.getvalue()
-    if not text.endswith("\n"):
-        text += "\n"
-    truth = _truth(name, built, placeholders)
-    if built.tracing_mode is None:
-        truth["tracing_mode"] = "symbolic" if truth["all_free_symbols"] else "real"
-    truth["stable_output"] = stable_output
+    truth = {"family": name, **written.truth}
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{stem}.py"
-    path.write_text(text)
+    path.write_text(written.text)
     fixture = Fixture(name=stem, path=path, truth=truth)
     fixture.truth_path.write_text(json.dumps(truth, indent=2, sort_keys=True) + "\n")
     log.info("fixture %s written in %.2f s", stem, time.perf_counter() - t0)

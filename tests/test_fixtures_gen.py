@@ -373,3 +373,33 @@ def test_slow_families_write_parseable_repros(
     model = parse_file(fixture.path)
     assert len(model.hints) == free == len(_hints(fixture.truth))
     assert set(model.hints.items()) == set(_hints(fixture.truth).items())
+
+
+@pytest.mark.torch
+def test_aot_frames_outer_is_torch_compiles_backward_dump(tmp_path: Path) -> None:
+    """torch.compile's own backward graph (like samples/aot_frames_outer_bw_n4.py): N free
+    symbols, the N-term sum and its //160 as SymInt inputs, tensors sized by them; and
+    symshrink retraces it with every relationship kept."""
+    from symshrink.expr import evaluate, torch_str
+    from symshrink.repro.model import SymIntInput, TensorInput
+    from symshrink.repro.parse import parse_file
+    from symshrink.retrace import retrace
+
+    n = 4
+    fixture = fixtures_gen.generate("aot_frames_outer", tmp_path, n=n)
+    assert fixture.name == f"aot_frames_outer_n{n}"
+    model = parse_file(fixture.path)
+    hints = model.hints
+    assert len(hints) == n and hints == _hints(fixture.truth)
+    total = sum(hints.values())
+    exprs = [x.expr for x in model.inputs if isinstance(x, SymIntInput) and x.expr is not None]
+    assert " + ".join(sorted(hints)) in {torch_str(e) for e in exprs}  # sym_sum
+    frames = {torch_str(e): evaluate(e, hints) for e in exprs if "//160" in torch_str(e)}
+    assert total // 160 + 866 in frames.values(), frames  # k
+    assert 160 * (total // 160 + 866) in frames.values(), frames  # the padded length
+    dims = [d for x in model.inputs if isinstance(x, TensorInput) for d in x.shape]
+    assert any("//160" in torch_str(d) and len(d.free_symbols) == n for d in dims)
+    result = retrace(fixture.path, no_native_compile=True)
+    assert result.error is None, result.error
+    assert result.derived_ok
+    assert result.graph_free_symbols == n
