@@ -16,6 +16,7 @@ from typer.exceptions import TyperException
 from symshrink import summary
 from symshrink.errors import ReproError
 from symshrink.graph import SymGraph
+from symshrink.oracle.calibrate import DEFAULT_RATIO
 from symshrink.oracle.compile_oracle import Judging
 from symshrink.repro.parse import parse_file
 
@@ -42,6 +43,11 @@ class Format(StrEnum):
 
 class RetraceMode(StrEnum):
     preserved = "preserved"
+    independent = "independent"
+
+
+class Baseline(StrEnum):
+    static = "static"
     independent = "independent"
 
 
@@ -73,9 +79,22 @@ def inspect(
 def minimize(
     repro: ReproPath,
     timeout: Annotated[float, typer.Option(help="hard cap on one oracle call, seconds")] = 600.0,
+    ratio: Annotated[
+        float,
+        typer.Option(
+            help="slow = still compiling at RATIO x the candidate's control, measured alike"
+        ),
+    ] = DEFAULT_RATIO,
+    baseline: Annotated[
+        Baseline,
+        typer.Option(
+            help="the control: static (every symbol pinned to its hint) or independent "
+            "(retraced as run_repro does)"
+        ),
+    ] = Baseline.static,
     threshold: Annotated[
         float | None,
-        typer.Option(help="seconds (CPU) that count as slow; default: half the original's"),
+        typer.Option(help="absolute mode: CPU seconds that count as slow, instead of --ratio"),
     ] = None,
     test: Annotated[
         str | None, typer.Option(help="interestingness command: `CMD candidate.py`, exit 0 = yes")
@@ -101,8 +120,8 @@ def minimize(
     margin: Annotated[
         float | None,
         typer.Option(
-            help="a candidate must reach (1 + MARGIN) x the threshold to count as slow "
-            "[default: the spread of the original's runs, at least 0.1]"
+            help="a candidate must reach (1 + MARGIN) x its limit to count as slow "
+            "[default: the spread of the original's control runs, at least 0.1]"
         ),
     ] = None,
     confirm: Annotated[
@@ -126,6 +145,8 @@ def minimize(
             out=out,
             work_dir=work_dir,
             timeout=timeout,
+            ratio=ratio,
+            baseline=baseline.value,
             threshold=threshold,
             test=test,
             jobs=jobs,

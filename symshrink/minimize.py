@@ -24,13 +24,14 @@ from typing import Any
 from tqdm import tqdm
 
 from symshrink import installed_version
+from symshrink.baseline import BaselineKind
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 from symshrink.graph import SymGraph
 from symshrink.oracle import CommandOracle, CompileOracle, Judging, Reverification, Workload
 from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.cache import Cache
-from symshrink.oracle.calibrate import CalibrationError
+from symshrink.oracle.calibrate import DEFAULT_RATIO, CalibrationError
 from symshrink.oracle.custom import CommandRunner
 from symshrink.oracle.runner import ColdRunner, Runner
 from symshrink.reducer import Reducer, Stats
@@ -42,6 +43,7 @@ from symshrink.standalone import render_output
 log = logging.getLogger(__name__)
 
 JOURNAL = "journal.jsonl"
+CONTROLS = "controls.jsonl"
 CALIBRATION = "calibration.json"
 REPORT = "report.json"
 
@@ -54,7 +56,9 @@ class Options:
     out: Path | None = None
     work_dir: Path | None = None
     timeout: float = 600.0
-    threshold: float | None = None
+    ratio: float = DEFAULT_RATIO
+    baseline: BaselineKind = "static"
+    threshold: float | None = None  # absolute mode: seconds instead of R x the control
     test: str | None = None
     jobs: int = 1
     resume: bool = False
@@ -101,7 +105,7 @@ def work_directory(out: Path, work_dir: Path | None, resume: bool) -> Path:
     path = path.resolve()  # oracle children run in scratch directories of their own
     path.mkdir(parents=True, exist_ok=True)
     if not resume:
-        for name in (JOURNAL, CALIBRATION):
+        for name in (JOURNAL, CONTROLS, CALIBRATION):
             (path / name).unlink(missing_ok=True)
     return path
 
@@ -156,6 +160,8 @@ def make_oracle(opts: Options, original_source: str, work: Path) -> BaseOracle:
         return CompileOracle.create(
             original_source,
             k=opts.calibration_runs,
+            ratio=opts.ratio,
+            baseline=opts.baseline,
             threshold_s=opts.threshold,
             jobs=opts.jobs,
             workload=Workload(retrace=retrace_options),
@@ -166,6 +172,7 @@ def make_oracle(opts: Options, original_source: str, work: Path) -> BaseOracle:
                 confirm=opts.confirm,
             ),
             calibration_path=work / CALIBRATION,
+            controls_path=work / CONTROLS,
             scratch=work,
             runner=remote_runner(opts, ColdRunner),
         )
@@ -220,9 +227,7 @@ def minimize(opts: Options) -> Outcome:
         atomic_write(out, render_output(final))
         report = _report(opts, oracle, original, final, reducer.stats, time.monotonic() - started)
         if check is not None:
-            report["final"]["slow_phase_s"] = round(
-                sorted(v.cpu_s for v in check.verdicts)[len(check.verdicts) // 2], 3
-            )
+            report["final"].update(_timing_of_check(check))
             report["reverified"] = check.passed
             report["walked_back"] = walked_back
             report["reverify_verdicts"] = [v.to_dict() for v in check.verdicts]
@@ -234,23 +239,48 @@ def minimize(opts: Options) -> Outcome:
     if opts.report_json is not None:
         atomic_write(opts.report_json, json.dumps(report, indent=2) + "\n")
     atomic_write(work / REPORT, json.dumps(report, indent=2) + "\n")
-    message = (
-        f"{out}: {report['initial']['free_symbols']} -> {report['final']['free_symbols']} free "
-        f"symbols, {report['initial']['expr_ops']} -> {report['final']['expr_ops']} expression "
-        f"operations in {report['oracle_calls']} oracle calls ({report['seconds']:.0f} s)"
+    return Outcome(0, end_line(out, report), original, final, out, reducer.stats, report)
+
+
+def end_line(out: Path, report: dict[str, Any]) -> str:
+    """What a run says when it ends: sizes, calls, times against the controls, minimality."""
+    initial, final = report["initial"], report["final"]
+    line = (
+        f"{out}: {initial['free_symbols']} -> {final['free_symbols']} free symbols, "
+        f"{initial['expr_ops']} -> {final['expr_ops']} expression operations in "
+        f"{report['oracle_calls']} oracle calls ({report['seconds']:.0f} s)"
     )
+    if "slow_phase_s" in initial and "slow_phase_s" in final:
+        line += f"; original {_timed(initial)} -> result {_timed(final)}"
+    if report["fixpoint"]:
+        rule = f"{report['ratio']:g}x" if report.get("ratio") else "the threshold"
+        line += f", 1-minimal at {rule}"
+    else:
+        line += f"; stopped by {report['stopped_by']}: not minimal yet (--resume continues)"
     if report.get("reverified") is False:
-        message += "; WARNING: the result was not slow on re-verification"
-    return Outcome(0, message, original, final, out, reducer.stats, report)
+        line += "; WARNING: the result was not slow on re-verification"
+    return line
+
+
+def _timed(side: dict[str, Any]) -> str:
+    """`>= 40.1 s vs twin 1.20 s (>= 33x)`: a time, its control's and their ratio."""
+    bound = ">= " if side.get("lower_bound") else ""
+    text = f"{bound}{side['slow_phase_s']:.1f} s"
+    if side.get("baseline_s"):
+        text += f" vs twin {side['baseline_s']:.2f} s ({bound}{side['ratio']:.1f}x)"
+    return text
 
 
 def _not_interesting(verdict: Any, oracle: BaseOracle) -> str:
     if isinstance(oracle, CompileOracle):
         detail = f": {verdict.detail}" if verdict.detail else ""
-        return (
-            f"the original is not slow: {verdict.status} in {verdict.cpu_s:.1f} s CPU "
-            f"(threshold {oracle.threshold_s:.1f} s){detail}"
+        cal = oracle.calibration
+        rule = (
+            f"slow = {cal.ratio:g}x its {cal.baseline} control"
+            if cal.ratio is not None
+            else f"threshold {oracle.threshold_s:.1f} s"
         )
+        return f"the original is not slow ({rule}): {verdict.status}{detail}"
     return f"the original is not interesting: the test says {verdict.status} ({verdict.detail})"
 
 
@@ -264,6 +294,8 @@ def _report(
         "torch_version": installed_version("torch"),
         "options": {
             "timeout": opts.timeout,
+            "ratio": opts.ratio,
+            "baseline": opts.baseline,
             "threshold": opts.threshold,
             "test": opts.test,
             "jobs": opts.jobs,
@@ -285,10 +317,28 @@ def _report(
         "final": after,
     }
     if isinstance(oracle, CompileOracle):
-        initial["slow_phase_s"] = round(oracle.calibration.median_s, 3)
+        cal = oracle.calibration
+        longest = max((*cal.measures, cal.reference_s or 0.0), default=0.0)
+        initial["slow_phase_s"] = round(longest, 3)
+        initial["lower_bound"] = cal.stopped
+        if cal.baseline_s is not None:
+            initial["baseline_s"] = round(cal.baseline_s, 3)
+            initial["ratio"] = round(longest / cal.baseline_s, 2)
+        report["ratio"] = cal.ratio
+        report["baseline"] = cal.baseline if cal.ratio is not None else None
         report["threshold_s"] = oracle.threshold_s
         report["margin_used"] = round(oracle.margin, 3)
     return report
+
+
+def _timing_of_check(check: Reverification) -> dict[str, Any]:
+    """The result's time as its re-verification measured it, with its fresh control."""
+    median = sorted(check.verdicts, key=lambda v: v.cpu_s)[len(check.verdicts) // 2]
+    timing: dict[str, Any] = {"slow_phase_s": round(median.cpu_s, 3), "lower_bound": median.stopped}
+    if check.baseline_s and median.ratio is not None:
+        timing["baseline_s"] = round(check.baseline_s, 3)
+        timing["ratio"] = round(median.ratio, 2)
+    return timing
 
 
 def _verified(

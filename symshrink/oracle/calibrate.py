@@ -1,11 +1,16 @@
-"""The threshold and the signature, from k full runs of the original.
+"""What candidates are judged against, measured on the original without waiting for it.
 
-threshold = `fraction` × the median of the original's times (CPU seconds of the child by
-default, wall seconds with clock='wall'), unless set explicitly. The time is the whole
-child run: with the warm pool that is load + trace + compile (launch and `import torch`
-happen before the fork); with cold children it includes the import, ~2.5 s here. The
-default fraction 0.5 keeps a candidate that lost half of the pathology, as ddSMT and
-C-Reduce do with timeouts derived from the golden run.
+Two modes. *Ratio* (the default): a candidate is slow when it is still compiling at R x its
+own control's time (its static twin's, see `symshrink.baseline`); the calibration holds R,
+the original's control runs (their spread is how noisy the machine is now) and the
+original's runs, each killed at its own kill point like any candidate's: an original that
+would compile for 50 minutes costs R x its twin here, not 50 minutes. *Absolute*
+(`threshold_s`): slow means still compiling at that many seconds.
+
+The original's runs also give the slippage guard its reference: the hot spots of its first
+seconds. When the kill point comes before the original has left the trace (a wide repro
+traces for seconds before Inductor reaches the hot spot), one run is sampled longer, once,
+so that the reference shows where the compile spends its time.
 """
 
 from __future__ import annotations
@@ -16,15 +21,23 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from symshrink.oracle.profile import Clock, Profile
 from symshrink.oracle.runner import Run
 from symshrink.oracle.signature import Signature, compare, major_phases, merge_counts
 
+if TYPE_CHECKING:
+    from symshrink.baseline import BaselineKind
+
 log = logging.getLogger(__name__)
 
-DEFAULT_FRACTION = 0.5
+DEFAULT_RATIO = 4.0
+"""R: the README example is 5.8-7.8x its twin, the 64-symbol backward repro > 50x; a
+candidate that keeps 4x keeps the pathology well above the noise (docs/benchmarks.md)."""
+
+EARLY_PHASES = frozenset({"load", "trace"})
+"""Phases before Inductor: a reference that ends in one of them has not seen the compile."""
 
 
 class CalibrationError(RuntimeError):
@@ -33,10 +46,14 @@ class CalibrationError(RuntimeError):
 
 @dataclass(frozen=True)
 class Calibration:
-    """What the candidates are compared against; saved so a resumed run reuses it.
+    """The judging rule and the original's measurements; saved so a resumed run reuses it.
 
-    `profiles` are the original's sample timelines (none: the slippage guard is off) and
-    `phases` its major phases.
+    `ratio` is R in ratio mode (None: absolute mode, `threshold_s` seconds). In ratio
+    mode `threshold_s` is the original's own kill point before the margin, R x its control.
+    `measures` are the original's runs on `clock` (lower bounds when `stopped`),
+    `baseline_measures` its control's runs. `profiles` are the original's sample timelines
+    (none: the slippage guard is off), `phases` its major phases (known only from runs that
+    finished), `reference_s` how far the longest profile reaches.
     """
 
     clock: Clock
@@ -44,18 +61,32 @@ class Calibration:
     threshold_s: float
     phases: tuple[str, ...] = ()
     profiles: tuple[Profile, ...] = ()
+    ratio: float | None = None
+    baseline: BaselineKind = "static"
+    baseline_measures: tuple[float, ...] = ()
+    stopped: bool = False
+    reference_s: float | None = None
+
+    @property
+    def baseline_s(self) -> float | None:
+        """The original's control time (ratio mode), the median of its runs."""
+        return statistics.median(self.baseline_measures) if self.baseline_measures else None
 
     @property
     def median_s(self) -> float:
-        """The original's typical time (the threshold itself if it was never measured)."""
+        """The original's typical time as measured (a lower bound when `stopped`)."""
         return statistics.median(self.measures) if self.measures else self.threshold_s
 
     @property
     def spread(self) -> float:
-        """(max - min) / median of the original's runs: how noisy this machine is now."""
-        if len(self.measures) < 2 or self.median_s <= 0:
+        """(max - min) / median of the runs that ran to the end: how noisy this machine is.
+
+        In ratio mode those are the control's runs (the original's were stopped).
+        """
+        runs = self.baseline_measures or (() if self.stopped else self.measures)
+        if len(runs) < 2 or statistics.median(runs) <= 0:
             return 0.0
-        return (max(self.measures) - min(self.measures)) / self.median_s
+        return (max(runs) - min(runs)) / statistics.median(runs)
 
     def signature(self, until: float | None = None, top: int = 5) -> Signature | None:
         """The original's hot spots in its first `until` seconds (None: the guard is off)."""
@@ -71,16 +102,28 @@ class Calibration:
             "threshold_s": self.threshold_s,
             "phases": list(self.phases),
             "profiles": [p.to_dict() for p in self.profiles],
+            "ratio": self.ratio,
+            "baseline": self.baseline,
+            "baseline_measures": list(self.baseline_measures),
+            "stopped": self.stopped,
+            "reference_s": self.reference_s,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Calibration:
+        ratio = data.get("ratio")
+        reference = data.get("reference_s")
         return cls(
             clock=data["clock"],
-            measures=tuple(data["measures"]),
+            measures=tuple(float(m) for m in data["measures"]),
             threshold_s=float(data["threshold_s"]),
             phases=tuple(data.get("phases", ())),
             profiles=tuple(Profile.from_dict(p) for p in data.get("profiles", ())),
+            ratio=None if ratio is None else float(ratio),
+            baseline=data.get("baseline", "static"),
+            baseline_measures=tuple(float(m) for m in data.get("baseline_measures", ())),
+            stopped=bool(data.get("stopped", False)),
+            reference_s=None if reference is None else float(reference),
         )
 
     def save(self, path: Path) -> None:
@@ -91,29 +134,57 @@ class Calibration:
         return cls.from_dict(json.loads(path.read_text()))
 
 
+def needs_longer_reference(runs: Sequence[Run]) -> bool:
+    """The original's runs were all stopped before Inductor started on the graph."""
+    return all(
+        r.exit.reason != "exited" and (r.profile is None or r.profile.last_phase in EARLY_PHASES)
+        for r in runs
+    )
+
+
 def calibrate(
     runs: Sequence[Run],
     *,
+    threshold_s: float,
     clock: Clock = "cpu",
-    fraction: float = DEFAULT_FRACTION,
-    threshold_s: float | None = None,
+    ratio: float | None = None,
+    baseline: BaselineKind = "static",
+    baseline_measures: Sequence[float] = (),
+    reference: Run | None = None,
     signature: bool = True,
     top: int = 5,
 ) -> Calibration:
-    """Derive the calibration from full (never killed) runs of the original."""
+    """The calibration from the original's runs (finished or stopped at their kill point).
+
+    `threshold_s` is the original's kill point before the margin (R x its control in ratio
+    mode); `reference` a run sampled longer for the guard's reference only.
+    """
     for run in runs:
         if run.error:
             raise CalibrationError(f"the original fails: {run.error}")
-        if run.exit.reason != "exited":
+        if run.exit.reason == "timeout" and run.measure(clock) < threshold_s:
             raise CalibrationError(f"the original hit the timeout after {run.exit.wall_s:.1f}s")
     measures = tuple(run.measure(clock) for run in runs)
-    if threshold_s is None:
-        if not measures:
-            raise CalibrationError("no threshold given and no run of the original to derive it")
-        threshold_s = fraction * statistics.median(measures)
-    phases = major_phases(merge_counts(run.phase_times for run in runs))
-    profiles = tuple(r.profile for r in runs if r.profile is not None) if signature else ()
-    cal = Calibration(clock, measures, threshold_s, phases, profiles)
+    stopped = any(run.exit.reason != "exited" for run in runs)
+    finished = [r for r in runs if r.exit.reason == "exited"]
+    phases = major_phases(merge_counts(r.phase_times for r in finished))
+    sampled = [*runs, reference] if reference is not None else list(runs)
+    profiles = tuple(r.profile for r in sampled if r.profile is not None) if signature else ()
+    reach = max(
+        (p.samples[-1][0 if clock == "cpu" else 1] for p in profiles if p.samples), default=None
+    )
+    cal = Calibration(
+        clock,
+        measures,
+        threshold_s,
+        phases,
+        profiles,
+        ratio=ratio,
+        baseline=baseline,
+        baseline_measures=tuple(baseline_measures),
+        stopped=stopped,
+        reference_s=reach,
+    )
     sig = cal.signature(threshold_s, top)
     if sig is not None:
         if not sig.spots:
@@ -121,12 +192,18 @@ def calibrate(
         for i, run in enumerate(runs):
             ok, why = compare(sig, run.spots(threshold_s, clock), run.slow_phase)
             log.log(logging.INFO if ok else logging.WARNING, "calibration run %d %s", i, why)
+    rule = (
+        f"{ratio:g}x its {baseline} control ({cal.baseline_s:.2f}s) = {threshold_s:.2f}s"
+        if ratio is not None and cal.baseline_s is not None
+        else f"threshold {threshold_s:.2f}s"
+    )
     log.info(
-        "calibrated: %s times %s, threshold %.2fs, major phases %s, hot spots %s",
-        clock,
+        "calibrated: %s; the original's runs %s %s (%s), major phases %s, hot spots %s",
+        rule,
         ", ".join(f"{m:.2f}" for m in measures),
-        threshold_s,
+        clock,
+        "stopped at the kill point" if stopped else "finished",
         "/".join(phases) or "?",
-        sig.names if sig else "(guard off)",
+        cal.signature(top=top).names if sig else "(guard off)",
     )
     return cal

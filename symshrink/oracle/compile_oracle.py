@@ -1,11 +1,13 @@
 """The default oracle: is the compile still slow, for the same reason?
 
-Each call runs the candidate in a child (warm-forked or cold) that is killed once it has
-used the threshold: an interesting candidate costs the threshold, not its whole compile. A
-run that finishes within `band` below the threshold is re-run `reruns` times and the
-majority decides (hysteresis against timing noise). A slow candidate whose hot spots are not
-the original's is 'slipped'. During a reduction the bar is (1 + margin) × the threshold;
-`reverify` re-runs a final result k times at the threshold itself.
+A verdict is a ratio measured in the same run: each candidate's control (its static twin,
+`symshrink.baseline`) is measured once per canonical form, and the candidate is killed once
+it has used R x that time (x (1 + margin) during the reduction): still running then = slow.
+An interesting candidate costs R x its twin, a few seconds, whatever the original costs.
+`--threshold` keeps an absolute limit instead. A run that finishes within `band` below the
+limit is re-run `reruns` times and the majority decides (hysteresis against timing noise);
+a slow first run is confirmed by `confirm` more. A slow candidate whose hot spots are not
+the original's is 'slipped'. `reverify` re-runs a final result, and its control, fresh.
 """
 
 from __future__ import annotations
@@ -13,43 +15,55 @@ from __future__ import annotations
 import logging
 import shutil
 import tempfile
+import threading
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from symshrink.errors import ReproError
 from symshrink.oracle.base import BaseOracle
-from symshrink.oracle.cache import Cache
-from symshrink.oracle.calibrate import DEFAULT_FRACTION, Calibration, calibrate
+from symshrink.oracle.cache import Cache, ControlTime, ControlTimes, text_key
+from symshrink.oracle.calibrate import (
+    DEFAULT_RATIO,
+    Calibration,
+    CalibrationError,
+    calibrate,
+    needs_longer_reference,
+)
 from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.profile import Clock
 from symshrink.oracle.runner import ColdRunner, Job, Limits, Run, Runner, Workload
 from symshrink.oracle.signature import Signature, compare, merge_counts
 from symshrink.oracle.verdict import Status, Verdict
 
+if TYPE_CHECKING:
+    from symshrink.baseline import BaselineKind
+
 log = logging.getLogger(__name__)
 
 
 MIN_MARGIN = 0.1
+REFERENCE_FACTOR = 8.0
+"""How much longer than its kill point the original is sampled, once, when the kill
+point came before Inductor started (capped by the timeout)."""
 
 
 @dataclass(frozen=True)
 class Judging:
     """How runs become verdicts.
 
-    `timeout_s` caps every run's wall time; None derives it from the original:
-    max(3 × its median time, threshold + 30 s), generous because CPU time is what is
-    compared and a busy machine stretches wall time.
-
-    `margin`: during the reduction a candidate counts as slow only at (1 + margin) × the
-    threshold, while `reverify` checks the result at the threshold itself. A reduction
-    stops at the edge of what counts as slow, so without a margin its result is slow by a
-    hair and a re-run says no about half the time (benchmarks/noise.py measures this).
-    None: the relative spread of the original's calibration runs, at least MIN_MARGIN
-    (the margin that works is about the noise).
+    `timeout_s` caps every run's wall time (None: 3 x the kill point, at least 30 s more).
+    `margin`: during the reduction a candidate counts as slow only at (1 + margin) x its
+    limit, while `reverify` checks the result at the limit itself. A reduction stops at
+    the edge of what counts as slow, so without a margin its result is slow by a hair and
+    a re-run says no about half the time (benchmarks/noise.py measures this). None: the
+    relative spread of the original's control runs, at least MIN_MARGIN.
     `confirm`: a slow first run is confirmed by this many more, all of which must be slow
     (a reduction tries many candidates at the edge; one lucky run each would let some in).
+    `control_runs`: runs of each new control (their median counts).
     """
 
     band: float = 0.1
@@ -62,17 +76,27 @@ class Judging:
     timeout_s: float | None = None
     grace_s: float = 0.3
     errors_interesting: bool = False
+    control_runs: int = 1
 
 
 @dataclass(frozen=True)
 class Reverification:
-    """The final result re-run k times at the original's full time."""
+    """The final result re-run k times at its limit itself, its control measured afresh."""
 
     verdicts: tuple[Verdict, ...]
+    baseline_s: float | None = None
 
     @property
     def passed(self) -> bool:
         return 2 * sum(v.interesting for v in self.verdicts) > len(self.verdicts)
+
+
+@dataclass(frozen=True)
+class Limit:
+    """Where one candidate is stopped: `seconds` (before the margin), from `baseline_s`."""
+
+    seconds: float
+    baseline_s: float | None = None
 
 
 class CompileOracle(BaseOracle):
@@ -86,21 +110,23 @@ class CompileOracle(BaseOracle):
         workload: Workload | None = None,
         judging: Judging | None = None,
         cache: Cache | None = None,
+        controls: ControlTimes | None = None,
         scratch: Path | None = None,
-        keep_jobs: bool = False,
         reference: Signature | None = None,
     ) -> None:
         """`reference`: a recorded signature to compare with instead of the calibration's
-        profiles (a corpus entry's, whose original is not at hand)."""
+        profiles (a corpus entry's, whose original is not at hand). `controls`: the store
+        of measured control times (journaled by minimize, so a resumed run reuses them)."""
         super().__init__(cache=cache, jobs=runner.slots)
         self.calibration = calibration
         self.reference = reference
         self.runner = runner
         self.workload = workload or Workload()
         self.judging = judging or Judging()
+        self.controls = controls if controls is not None else ControlTimes()
         self._own_scratch = scratch is None
         self.scratch = scratch or Path(tempfile.mkdtemp(prefix="symshrink-oracle-"))
-        self.keep_jobs = keep_jobs
+        self._control_lock = threading.Lock()
 
     @classmethod
     def create(
@@ -108,7 +134,8 @@ class CompileOracle(BaseOracle):
         original_source: str,
         *,
         k: int = 3,
-        fraction: float = DEFAULT_FRACTION,
+        ratio: float = DEFAULT_RATIO,
+        baseline: BaselineKind = "static",
         threshold_s: float | None = None,
         clock: Clock = "cpu",
         warm: bool = True,
@@ -116,40 +143,38 @@ class CompileOracle(BaseOracle):
         preload: tuple[str, ...] | None = None,
         workload: Workload | None = None,
         judging: Judging | None = None,
-        cache_path: Path | None = None,
         calibration_path: Path | None = None,
+        controls_path: Path | None = None,
         scratch: Path | None = None,
         runner: Runner | None = None,
     ) -> CompileOracle:
         """Start the runner and calibrate on the original (or load a saved calibration).
 
-        With `threshold_s` and no signature there is nothing to measure and the original is
-        not run. A given `runner` (a Dask cluster, say) replaces the local one that `warm`,
-        `jobs` and `preload` describe; the oracle closes it.
+        Ratio mode (no `threshold_s`): the original's control is measured k times, then the
+        original is run k times, each stopped at R x its control (x (1 + margin)); it is
+        never waited for. A given `runner` (a Dask cluster, say) replaces the local one
+        that `warm`, `jobs` and `preload` describe; the oracle closes it.
         """
         judging = judging or Judging()
         if runner is None:
             runner = WarmPool(slots=jobs, preload=preload) if warm else ColdRunner(slots=jobs)
-        cache = Cache(cache_path) if cache_path is not None else None
         placeholder = Calibration(clock, (), threshold_s or 0.0)
+        controls = ControlTimes(controls_path)
         oracle = cls(
-            placeholder, runner, workload=workload, judging=judging, cache=cache, scratch=scratch
+            placeholder,
+            runner,
+            workload=workload,
+            judging=judging,
+            controls=controls,
+            scratch=scratch,
         )
         if calibration_path is not None and calibration_path.exists():
             oracle.calibration = Calibration.load(calibration_path)
             log.info("loaded calibration from %s", calibration_path)
             return oracle
-        n = 0 if threshold_s is not None and not judging.signature else k
-        timeout = judging.timeout_s or 3600.0
         try:
-            runs = oracle._runs([original_source] * n, kill_at=None, timeout_s=timeout)
-            oracle.calibration = calibrate(
-                runs,
-                clock=clock,
-                fraction=fraction,
-                threshold_s=threshold_s,
-                signature=judging.signature,
-                top=judging.top,
+            oracle.calibration = oracle._calibrate(
+                original_source, k=k, ratio=ratio, baseline=baseline, threshold_s=threshold_s
             )
         except BaseException:
             oracle.close()
@@ -158,13 +183,69 @@ class CompileOracle(BaseOracle):
             oracle.calibration.save(calibration_path)
         return oracle
 
+    def _calibrate(
+        self,
+        source: str,
+        *,
+        k: int,
+        ratio: float,
+        baseline: BaselineKind,
+        threshold_s: float | None,
+    ) -> Calibration:
+        clock = self.calibration.clock
+        baseline_measures: tuple[float, ...] = ()
+        if threshold_s is None:
+            measured = self._measure_control(source, baseline, runs=k, fresh=True)
+            if measured.error is not None:
+                raise CalibrationError(f"its {baseline} control fails: {measured.error}")
+            baseline_measures = measured.measures
+            threshold_s = ratio * measured.seconds
+        # the margin comes from the control's spread: set the rule before the original runs
+        self.calibration = Calibration(
+            clock,
+            (),
+            threshold_s,
+            ratio=None if not baseline_measures else ratio,
+            baseline=baseline,
+            baseline_measures=baseline_measures,
+        )
+        kill_at = threshold_s * (1 + self.margin)
+        runs = self._runs([source] * k, kill_at=kill_at)
+        reference = None
+        if self.judging.signature and runs and needs_longer_reference(runs):
+            until = min(REFERENCE_FACTOR * kill_at, self._timeout())
+            log.info(
+                "the original was still tracing at its kill point (%.1fs %s): sampling it "
+                "once up to %.0fs for the slippage guard's reference",
+                kill_at,
+                clock,
+                until,
+            )
+            reference = self.run(source, kill_at=until)
+        calibration = calibrate(
+            runs,
+            threshold_s=threshold_s,
+            clock=clock,
+            ratio=self.calibration.ratio,
+            baseline=baseline,
+            baseline_measures=baseline_measures,
+            reference=reference,
+            signature=self.judging.signature,
+            top=self.judging.top,
+        )
+        if runs:  # the original's runs are judged runs: its first verdict is known now
+            self.calibration = calibration
+            self.cache.put(text_key(source), self.verdict(runs, kill_at, calibration.baseline_s))
+        return calibration
+
     @property
     def threshold_s(self) -> float:
+        """The original's limit before the margin (R x its control in ratio mode)."""
         return self.calibration.threshold_s
 
     @property
     def margin(self) -> float:
-        """How far above the threshold a candidate must be during the reduction."""
+        """How far above its limit a candidate must be during the reduction."""
         if self.judging.margin is not None:
             return self.judging.margin
         return max(MIN_MARGIN, self.calibration.spread)
@@ -172,11 +253,28 @@ class CompileOracle(BaseOracle):
     def _timeout(self) -> float:
         if self.judging.timeout_s is not None:
             return self.judging.timeout_s
-        return max(3 * self.calibration.median_s, self.threshold_s + 30.0)
+        kill_at = self.threshold_s * (1 + self.margin)
+        return max(3 * kill_at, kill_at + 30.0)
 
-    def run(self, source: str, *, kill_at: float | None, timeout_s: float | None = None) -> Run:
-        """One child run of `source`, stopped at `kill_at` seconds on the oracle's clock."""
-        job = Job.create(self.scratch, source, self.workload)
+    def run(
+        self,
+        source: str,
+        *,
+        kill_at: float | None,
+        timeout_s: float | None = None,
+        mode: str | None = None,
+    ) -> Run:
+        """One child run of `source`, stopped at `kill_at` seconds on the oracle's clock;
+        `mode` overrides the retrace mode (a control's)."""
+        workload = self.workload
+        if mode is not None:
+            workload = Workload(
+                entry=workload.entry,
+                retrace={**workload.retrace, "mode": mode},
+                sampler=workload.sampler,
+                env=workload.env,
+            )
+        job = Job.create(self.scratch, source, workload)
         limits = Limits(
             timeout_s=timeout_s or self._timeout(),
             kill_at=kill_at,
@@ -186,40 +284,91 @@ class CompileOracle(BaseOracle):
         try:
             run = self.runner.run(job, limits)
         finally:
-            if not self.keep_jobs:
-                job.remove()
+            job.remove()
         if not run.exit.clean:
             log.error("processes of a candidate survived SIGKILL (see the warning above)")
         return run
 
-    def _runs(self, sources: Sequence[str], **kwargs: float | None) -> list[Run]:
+    def _runs(self, sources: Sequence[str], **kwargs: float | str | None) -> list[Run]:
         if self.runner.slots == 1 or len(sources) <= 1:
-            return [self.run(s, **kwargs) for s in sources]
+            return [self.run(s, **kwargs) for s in sources]  # type: ignore[arg-type]
         with ThreadPoolExecutor(max_workers=self.runner.slots) as ex:
-            return list(ex.map(lambda s: self.run(s, **kwargs), sources))
+            return list(ex.map(lambda s: self.run(s, **kwargs), sources))  # type: ignore[arg-type]
+
+    # -- controls ----------------------------------------------------------------------
+
+    def _measure_control(
+        self, source: str, kind: BaselineKind, *, runs: int, fresh: bool = False
+    ) -> ControlTime:
+        """The control's time: from the store, or measured (`runs` runs) and stored.
+
+        `fresh` measures again whatever the store holds (calibration, re-verification)."""
+        from symshrink.baseline import control  # sympy: `import symshrink.oracle` stays cheap
+
+        ctrl = control(source, kind)
+        with self._control_lock:  # one measurement per key, also with parallel slots
+            known = None if fresh else self.controls.get(ctrl.key)
+            if known is not None:
+                return known
+            done = self._runs([ctrl.source] * runs, kill_at=None, mode=ctrl.mode)
+            failed = next((r for r in done if r.error or r.exit.reason != "exited"), None)
+            if failed is not None:
+                why = failed.error or f"still running after {failed.exit.wall_s:.0f}s wall"
+                measured = ControlTime((), why)
+            else:
+                measured = ControlTime(tuple(r.measure(self.calibration.clock) for r in done))
+            self.controls.put(ctrl.key, measured)
+            return measured
+
+    def limit(self, source: str, *, fresh: int = 0) -> Limit | str:
+        """Where `source` is stopped (before the margin), or why it cannot be judged.
+
+        `fresh`: measure the control again, this many runs, instead of reusing it."""
+        cal = self.calibration
+        if cal.ratio is None:
+            return Limit(cal.threshold_s)
+        try:
+            runs = fresh or self.judging.control_runs
+            measured = self._measure_control(source, cal.baseline, runs=runs, fresh=bool(fresh))
+        except ReproError as e:
+            return f"the candidate does not parse: {e}"
+        if measured.error is not None:
+            return f"its {cal.baseline} control fails: {measured.error}"
+        return Limit(cal.ratio * measured.seconds, measured.seconds)
+
+    # -- verdicts ----------------------------------------------------------------------
 
     def _judge(self, source: str) -> Verdict:
-        threshold = self.threshold_s * (1 + self.margin)
+        limit = self.limit(source)
+        if isinstance(limit, str):
+            interesting = self.judging.errors_interesting
+            return Verdict(status="error", interesting=interesting, detail=limit)
+        threshold = limit.seconds * (1 + self.margin)
         runs = [self.run(source, kill_at=threshold)]
         if self._near(runs[0], threshold):
             runs += [self.run(source, kill_at=threshold) for _ in range(self.judging.reruns)]
         elif self._slow(runs[0], threshold):
             for _ in range(self.judging.confirm):
                 run = self.run(source, kill_at=threshold)
-                if not self._slow(run, threshold):
-                    return self.verdict([run], threshold)  # not confirmed: the fast run says
+                if not self._slow(run, threshold):  # not confirmed: the fast run says
+                    return self.verdict([run], threshold, limit.baseline_s)
                 runs.append(run)
-        return self.verdict(runs, threshold)
+        return self.verdict(runs, threshold, limit.baseline_s)
 
     def reverify(self, source: str, k: int = 3) -> Reverification:
-        """Re-run `source` k times at the threshold itself (no hysteresis band), uncached.
+        """Re-run `source` k times at its limit itself (no margin, no band), uncached.
 
-        A reduction drives candidates to the edge of the threshold, so one lucky kill can be
-        accepted; the majority of k fresh runs decides whether the result really is slow.
+        A reduction drives candidates to the edge, so one lucky kill can be accepted; the
+        majority of k fresh runs decides whether the result really is slow. In ratio mode
+        its control is measured afresh (k runs) first, so both are measured now.
         """
-        threshold = self.threshold_s
-        runs = self._runs([source] * k, kill_at=threshold)
-        return Reverification(tuple(self.verdict([run], threshold) for run in runs))
+        limit = self.limit(source, fresh=k)
+        if isinstance(limit, str):
+            failed = Verdict(status="error", interesting=False, detail=limit)
+            return Reverification((failed,) * k)
+        runs = self._runs([source] * k, kill_at=limit.seconds)
+        verdicts = tuple(self.verdict([run], limit.seconds, limit.baseline_s) for run in runs)
+        return Reverification(verdicts, limit.baseline_s)
 
     def _near(self, run: Run, threshold: float) -> bool:
         """Finished, but close enough below the threshold that noise could have decided."""
@@ -240,7 +389,9 @@ class CompileOracle(BaseOracle):
         hung = run.exit.reason == "timeout" and run.measure(self.calibration.clock) < threshold
         return run.error is not None or hung
 
-    def verdict(self, runs: Sequence[Run], threshold: float) -> Verdict:
+    def verdict(
+        self, runs: Sequence[Run], threshold: float, baseline_s: float | None = None
+    ) -> Verdict:
         """Majority decision over the runs of one candidate, then the slippage guard."""
         clock = self.calibration.clock
         failed = [r for r in runs if self._failed(r, threshold)]
@@ -248,17 +399,17 @@ class CompileOracle(BaseOracle):
         if len(failed) > len(ok):
             rep = failed[0]
             detail = rep.error or f"timeout after {rep.exit.wall_s:.1f}s wall"
-            return self._make("error", rep, detail)
+            return self._make("error", rep, detail, baseline_s)
         slow = [r for r in ok if self._slow(r, threshold)]
         fast = [r for r in ok if r not in slow]
         votes = f" ({len(slow)}/{len(ok)} runs slow)" if len(ok) > 1 else ""
         if 2 * len(slow) <= len(ok):
             rep = _median_run(fast, clock)
-            detail = f"finished in {rep.measure(clock):.2f}s {clock} < {threshold:.2f}s{votes}"
-            return self._make("fast", rep, detail)
+            detail = f"finished in {self._seconds(rep, baseline_s)} < {threshold:.2f}s{votes}"
+            return self._make("fast", rep, detail, baseline_s)
         rep = _median_run(slow, clock)
         how = "stopped" if rep.exit.reason != "exited" else "finished"
-        detail = f"{how} at {rep.measure(clock):.2f}s {clock} >= {threshold:.2f}s{votes}"
+        detail = f"{how} at {self._seconds(rep, baseline_s)} >= {threshold:.2f}s{votes}"
         counts = merge_counts(r.spots() for r in slow)
         phase = Counter(r.slow_phase for r in slow).most_common(1)[0][0]
         original = self.reference or self.calibration.signature(
@@ -272,20 +423,30 @@ class CompileOracle(BaseOracle):
             judged = phase if finished else None
             same, why = compare(original, counts, judged, min_ratio=self.judging.min_ratio)
             if not same:
-                return self._make("slipped", rep, f"{detail}; {why}", counts, phase)
-        return self._make("slow", rep, detail, counts, phase)
+                return self._make("slipped", rep, f"{detail}; {why}", baseline_s, counts, phase)
+        return self._make("slow", rep, detail, baseline_s, counts, phase)
+
+    def _seconds(self, run: Run, baseline_s: float | None) -> str:
+        """`4.81s cpu`, with its ratio to the control in ratio mode."""
+        measure = run.measure(self.calibration.clock)
+        text = f"{measure:.2f}s {self.calibration.clock}"
+        if baseline_s:
+            text += f" ({measure / baseline_s:.1f}x its twin's {baseline_s:.2f}s)"
+        return text
 
     def _make(
         self,
         status: Status,
         rep: Run,
         detail: str,
+        baseline_s: float | None,
         counts: dict[str, float] | None = None,
         phase: str | None = None,
     ) -> Verdict:
         interesting = status == "slow" or (status == "error" and self.judging.errors_interesting)
         spots = counts if counts is not None else rep.spots()
         sig = Signature.from_counts(spots, top=self.judging.top)
+        measure = rep.measure(self.calibration.clock)
         return Verdict(
             status=status,
             interesting=interesting,
@@ -294,11 +455,14 @@ class CompileOracle(BaseOracle):
             slow_phase=phase if phase is not None else rep.slow_phase,
             signature=sig.names,
             detail=detail,
+            baseline_s=baseline_s,
+            ratio=measure / baseline_s if baseline_s else None,
+            stopped=rep.exit.reason != "exited",
         )
 
     def close(self) -> None:
         self.runner.close()
-        if self._own_scratch and not self.keep_jobs:
+        if self._own_scratch:
             shutil.rmtree(self.scratch, ignore_errors=True)
 
 

@@ -17,7 +17,10 @@ class Verdict:
     'fast', 'error' (crash, exception, hang) or 'slipped' (slow, but for another reason than
     the original: the reducer saves it aside and does not accept it). `interesting` is what
     the reducer acts on; it is `status == 'slow'` unless the oracle was told that errors
-    are interesting too.
+    are interesting too. `baseline_s` is the time of the candidate's control (its static
+    twin) on the oracle's clock and `ratio` the candidate's time over it, when the verdict
+    was a ratio; `stopped` says the run was killed at its limit, so its times (and ratio)
+    are lower bounds.
     """
 
     status: Status
@@ -27,6 +30,9 @@ class Verdict:
     slow_phase: str | None = None
     signature: tuple[str, ...] = ()
     detail: str = ""
+    baseline_s: float | None = None
+    ratio: float | None = None
+    stopped: bool = False
     cached: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -50,6 +56,9 @@ class Verdict:
             slow_phase=data.get("slow_phase"),
             signature=tuple(data.get("signature", ())),
             detail=str(data.get("detail", "")),
+            baseline_s=None if data.get("baseline_s") is None else float(data["baseline_s"]),
+            ratio=None if data.get("ratio") is None else float(data["ratio"]),
+            stopped=bool(data.get("stopped", False)),
             cached=cached,
         )
 

@@ -1,0 +1,126 @@
+"""The seed's use, end to end: `symshrink minimize R --timeout 600` on a 64-symbol backward repro.
+
+R is written by torch.compile itself (Dynamo + AOTAutograd with Inductor's decompositions,
+`tests/fixtures_gen.py --family aot_frames_outer --n N`): the backward graph of a model that
+concatenates N dynamic inputs, pads to a multiple of 160, views frames and takes an outer
+product, as in the report this project started from. Its compile with the relationships
+preserved takes far longer than any timeout here (killed at 120 s; pytorch#181277's took 50
+minutes); its static twin ~1 s.
+
+    python benchmarks/seed.py [--n 64] [--timeout 600] [--jobs 1] [--runs 3] [--out DIR]
+
+Prints (and writes DIR/seed.json): the command, wall time, oracle calls, free symbols
+N -> n, the result's hot spot, and the result's time against its twin's on `--runs` fresh
+runs side by side (each run to the end, not killed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from symshrink.baseline import static_twin
+from symshrink.oracle.pool import WarmPool
+from symshrink.oracle.runner import Job, Limits, Run, Workload
+from symshrink.repro.parse import parse_file
+from symshrink.repro.render import render
+from tests.fixtures_gen import generate
+
+
+def fresh_ratios(script: Path, runs: int, timeout_s: float) -> list[dict[str, object]]:
+    """The result and its static twin, each run to the end `runs` times, interleaved."""
+    twin = render(static_twin(parse_file(script)))
+    rows = []
+    pool = WarmPool(slots=1)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for _ in range(runs):
+                result, control = (
+                    _run(pool, Path(tmp), source, timeout_s)
+                    for source in (script.read_text(), twin)
+                )
+                spots = Counter(result.spots()).most_common(1)
+                rows.append(
+                    {
+                        "result_s": round(result.exit.cpu_s, 2),
+                        "twin_s": round(control.exit.cpu_s, 2),
+                        "ratio": round(result.exit.cpu_s / control.exit.cpu_s, 2),
+                        "hot_spot": spots[0][0] if spots else None,
+                        "error": result.error or control.error,
+                    }
+                )
+    finally:
+        pool.close()
+    return rows
+
+
+def _run(pool: WarmPool, scratch: Path, source: str, timeout_s: float) -> Run:
+    job = Job.create(scratch, source, Workload())
+    try:
+        return pool.run(job, Limits(timeout_s=timeout_s))
+    finally:
+        job.remove()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=64)
+    ap.add_argument("--timeout", type=float, default=600.0)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--out", type=Path, default=Path(tempfile.mkdtemp(prefix="seed-")))
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    repro = generate("aot_frames_outer", args.out, n=args.n).path
+    result = args.out / f"{repro.stem}.min.py"
+    command = [
+        sys.executable,
+        "-m",
+        "symshrink",
+        "minimize",
+        str(repro),
+        "--timeout",
+        f"{args.timeout:g}",
+        "-j",
+        str(args.jobs),
+        "-o",
+        str(result),
+        "--no-progress",
+    ]
+    print("$", " ".join(["symshrink", *command[3:]]), flush=True)
+    started = time.monotonic()
+    done = subprocess.run(command, capture_output=True, text=True)
+    wall = time.monotonic() - started
+    print(done.stdout.strip() or done.stderr.strip()[-2000:], flush=True)
+    if done.returncode != 0:
+        raise SystemExit(f"minimize exited {done.returncode}")
+    report = json.loads((result.with_name(result.name + ".work") / "report.json").read_text())
+    fresh = fresh_ratios(result, args.runs, args.timeout)
+    summary = {
+        "command": " ".join(["symshrink", *command[3:]]),
+        "wall_s": round(wall, 1),
+        "oracle_calls": report["oracle_calls"],
+        "free_symbols": [report["initial"]["free_symbols"], report["final"]["free_symbols"]],
+        "expr_ops": [report["initial"]["expr_ops"], report["final"]["expr_ops"]],
+        "fixpoint": report["fixpoint"],
+        "reverified": report.get("reverified"),
+        "ratio": report["ratio"],
+        "original": report["initial"],
+        "fresh_runs": fresh,
+        "median_fresh_ratio": statistics.median(r["ratio"] for r in fresh),
+    }
+    (args.out / "seed.json").write_text(json.dumps(summary, indent=2) + "\n")
+    print(json.dumps(summary, indent=2))
+
+
+if __name__ == "__main__":
+    main()

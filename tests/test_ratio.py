@@ -1,0 +1,197 @@
+"""The ratio verdict: a candidate is slow at R x its own static twin, measured in the same run.
+
+The child is simulated (pure logic, no torch in the parent): a run of a script with w free
+symbols costs `BASE_S + COST_S * w²` CPU seconds, or never ends if w reaches `endless`, and
+is stopped at the oracle's kill point like a real child. Everything else is the real
+oracle, calibration, reducer and `minimize` on a repro written by torch's own writer.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+import symshrink.minimize as minimize_mod
+from symshrink.baseline import control, static_twin
+from symshrink.oracle import CompileOracle, Judging
+from symshrink.oracle.runner import Exit, Job, Limits, Run
+from symshrink.passes.symbols import Pin, apply_pins
+from symshrink.repro.parse import parse, parse_file
+from symshrink.repro.render import canonical_key, render
+
+pytestmark = pytest.mark.torch  # the repro fixtures are written by torch
+
+BASE_S = 1.0
+COST_S = 0.2
+INDEPENDENT_S = 0.01
+
+
+class WidthRunner:
+    """A `Runner` whose child's cost is driven by the script's free symbols."""
+
+    slots = 1
+
+    def __init__(self, endless: int | None = None) -> None:
+        self.endless = endless
+        self.runs: list[tuple[int, str, Limits]] = []  # (free symbols, mode, limits)
+
+    def cost(self, width: int, mode: str) -> float:
+        if mode == "independent":  # every size its own symbol: no relations, no pathology
+            return BASE_S + INDEPENDENT_S * width
+        if self.endless is not None and width >= self.endless:
+            return math.inf
+        return BASE_S + COST_S * width**2
+
+    def run(self, job: Job, limits: Limits) -> Run:
+        width = len(parse_file(job.script).hints)
+        mode = json.loads(job.spec_path.read_text())["retrace"]["mode"]
+        self.runs.append((width, mode, limits))
+        cpu = self.cost(width, mode)
+        if limits.kill_at is not None and cpu >= limits.kill_at:
+            return Run(Exit("threshold", limits.kill_at, limits.kill_at, -15, True), None, None, "")
+        if cpu >= limits.timeout_s:
+            wall = limits.timeout_s
+            return Run(Exit("timeout", wall, wall, -15, True), None, None, "")
+        result = {"error": None, "phases": {"lowering": cpu}}
+        return Run(Exit("exited", cpu, cpu, 0, True), result, None, "")
+
+    def controls(self) -> list[tuple[int, str, Limits]]:
+        """The runs of static twins (no symbols, never stopped: candidates are)."""
+        return [r for r in self.runs if r[0] == 0 and r[2].kill_at is None]
+
+    def close(self) -> None:
+        pass
+
+
+JUDGING = Judging(signature=False, margin=0.0, confirm=0, timeout_s=600.0)
+
+
+@pytest.fixture
+def repro(fixtures: dict) -> Path:
+    """floordiv_sum at n = 16: 16 free symbols in a wide sum, torch-written."""
+    return fixtures["floordiv_sum_n16"].path
+
+
+def test_static_twin_pins_every_symbol_and_folds_constants(repro: Path) -> None:
+    model = parse_file(repro)
+    twin = static_twin(model)
+    assert twin.hints == {}
+    assert all(e.is_Integer for e in twin.input_exprs())
+    # Twins of candidates that pinned different symbols are one script, one key.
+    names = list(model.hints)
+    a = apply_pins(model, [Pin(names[0])])
+    b = apply_pins(model, [Pin(names[1]), Pin(names[2])])
+    assert a is not None and b is not None
+    assert render(static_twin(a)) == render(twin) == render(static_twin(b))
+    assert control(render(a), "static").key == control(render(b), "static").key
+    assert control(render(a), "static").key == "static:" + canonical_key(twin)
+    independent = control(render(a), "independent")
+    assert independent.mode == "independent" and parse(independent.source) == a
+
+
+def test_an_original_that_never_finishes_is_slow_without_waiting(
+    repro: Path, tmp_path: Path
+) -> None:
+    runner = WidthRunner(endless=16)
+    oracle = CompileOracle.create(
+        repro.read_text(), runner=runner, judging=JUDGING, ratio=4.0, scratch=tmp_path
+    )
+    originals = [lim for w, _, lim in runner.runs if w == 16]
+    assert len(originals) == 3 and len(runner.controls()) == 3
+    assert all(lim.kill_at == pytest.approx(4.0 * BASE_S) for lim in originals)
+    cal = oracle.calibration
+    assert cal.ratio == 4.0 and cal.baseline_s == BASE_S and cal.stopped
+    assert oracle.threshold_s == pytest.approx(4.0 * BASE_S)
+    before = len(runner.runs)
+    first = oracle(repro.read_text())  # the calibration's runs already judged it
+    assert len(runner.runs) == before
+    assert first.status == "slow" and first.stopped and first.ratio == pytest.approx(4.0)
+
+
+def test_a_twin_is_measured_once_per_canonical_form(repro: Path, tmp_path: Path) -> None:
+    runner = WidthRunner()
+    oracle = CompileOracle.create(
+        repro.read_text(), runner=runner, judging=JUDGING, ratio=4.0, scratch=tmp_path
+    )
+    model = parse_file(repro)
+    names = list(model.hints)
+    calibrated = len(runner.controls())
+    pinned = [apply_pins(model, [Pin(n) for n in names[:k]]) for k in (4, 8, 13)]
+    verdicts = oracle.many([render(m) for m in pinned if m is not None])
+    assert len(runner.controls()) == calibrated  # they all share the original's twin
+    # 12 symbols: 1 + 0.2 * 144 = 29.8 s >= 4 s; 3 symbols: 2.8 s < 4 s
+    assert [v.status for v in verdicts] == ["slow", "slow", "fast"]
+    assert all(v.baseline_s == BASE_S for v in verdicts)
+    assert verdicts[2].ratio == pytest.approx(2.8) and not verdicts[2].stopped
+    # A candidate with other values has a twin of its own, measured once.
+    changed = apply_pins(model.replace(hints={**model.hints, names[0]: 999}), [Pin(names[1])])
+    assert changed is not None
+    oracle(render(changed))
+    oracle(render(changed))  # the second time from the oracle's memo
+    assert len(runner.controls()) == calibrated + 1
+    assert len(oracle.controls) == 2
+
+
+def test_an_absolute_threshold_still_works(repro: Path, tmp_path: Path) -> None:
+    runner = WidthRunner(endless=16)
+    oracle = CompileOracle.create(
+        repro.read_text(), runner=runner, judging=JUDGING, threshold_s=3.0, scratch=tmp_path
+    )
+    assert runner.controls() == [] and oracle.calibration.ratio is None
+    assert {lim.kill_at for _, _, lim in runner.runs} == {3.0}
+    model = parse_file(repro)
+    fast = apply_pins(model, [Pin(n) for n in list(model.hints)[:14]])  # 2 symbols: 1.8 s
+    assert fast is not None
+    verdict = oracle(render(fast))
+    assert verdict.status == "fast" and verdict.ratio is None and verdict.baseline_s is None
+    assert runner.controls() == []
+
+
+def test_the_independent_baseline_retraces_the_candidate_as_run_repro(
+    repro: Path, tmp_path: Path
+) -> None:
+    runner = WidthRunner(endless=16)
+    oracle = CompileOracle.create(
+        repro.read_text(), runner=runner, judging=JUDGING, baseline="independent", scratch=tmp_path
+    )
+    controls = [(w, lim) for w, mode, lim in runner.runs if mode == "independent"]
+    assert [w for w, _ in controls] == [16, 16, 16]  # the original itself, as run_repro runs it
+    assert all(lim.kill_at is None for _, lim in controls)
+    assert oracle.calibration.baseline == "independent"
+    assert oracle.calibration.baseline_s == pytest.approx(BASE_S + INDEPENDENT_S * 16)
+
+
+def _minimize(repro: Path, out: Path, runner: WidthRunner, monkeypatch, **opts) -> dict:
+    """The real `minimize` with the simulated child on this machine's oracle path."""
+    monkeypatch.setattr(minimize_mod, "remote_runner", lambda *_: runner)
+    options = minimize_mod.Options(repro=repro, out=out, progress=False, margin=0.0, **opts)
+    outcome = minimize_mod.minimize(options)
+    assert outcome.exit_code == 0, outcome.message
+    return outcome.report
+
+
+def test_minimize_by_ratio_and_resume_reuses_the_twins(
+    repro: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "min.py"
+    first = WidthRunner(endless=16)
+    report = _minimize(repro, out, first, monkeypatch, max_calls=4)
+    assert all(lim.kill_at is not None for w, _, lim in first.runs if w)  # nothing waited for
+    assert report["ratio"] == 4.0 and report["initial"]["lower_bound"]
+    assert report["initial"]["baseline_s"] == BASE_S
+    controls = tmp_path / "min.py.work" / minimize_mod.CONTROLS
+    measured = {json.loads(line)["key"] for line in controls.read_text().splitlines()}
+
+    resumed = WidthRunner(endless=16)
+    report = _minimize(repro, out, resumed, monkeypatch, resume=True)
+    lines = [json.loads(line) for line in controls.read_text().splitlines()]
+    new_keys = {e["key"] for e in lines} - measured
+    during = len(resumed.controls()) - 3 * (1 + report["walked_back"])  # re-verification: k=3
+    assert during == len(new_keys)  # only twins the first run had not measured
+    # 1-minimal at 4x: w symbols cost 1 + 0.2 w² >= 4 from w = 4 on
+    assert report["final"]["free_symbols"] == 4 and report["fixpoint"]
+    assert report["final"]["ratio"] == pytest.approx(4.0) and report["final"]["lower_bound"]
+    assert report["reverified"]
