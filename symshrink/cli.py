@@ -104,12 +104,19 @@ def inspect(
             "--graph", help=_with_default("print the dependency graph instead", "the summary")
         ),
     ] = None,
+    full: Annotated[
+        bool,
+        typer.Option(
+            "--full", help="graph every symbol and storage (default: wide groups as one node)"
+        ),
+    ] = False,
 ) -> None:
     """Summarize a repro: free symbols, derived SymInts, tensor inputs, width."""
     model = parse_file(repro)
     if graph is not None:
         g = SymGraph(model)
-        typer.echo(g.to_dot() if graph is GraphFormat.dot else g.to_mermaid(), nl=False)
+        text = g.to_dot(full=full) if graph is GraphFormat.dot else g.to_mermaid(full=full)
+        typer.echo(text, nl=False)
     elif format is Format.json:
         typer.echo(json.dumps(summary.summary(model), indent=2))
     else:
