@@ -276,7 +276,13 @@ corpus_app = typer.Typer(
     rich_markup_mode=None,
 )
 app.add_typer(corpus_app, name="corpus")
-CorpusDir = Annotated[Path, typer.Option("--corpus", help="the corpus directory")]
+CorpusDir = Annotated[
+    Path | None,
+    typer.Option(
+        "--corpus",
+        help=_with_default("the corpus directory", "./corpora, else the symshrink checkout's"),
+    ),
+]
 
 
 @corpus_app.command("add")
@@ -294,7 +300,7 @@ def corpus_add(
             help=_with_default("its minimize work directory (report.json) to record", "none")
         ),
     ] = None,
-    corpus: CorpusDir = Path("corpora"),
+    corpus: CorpusDir = None,
     origin: Annotated[
         Path | None,
         typer.Option(help=_with_default("the original script", "the report's repro")),
@@ -324,7 +330,7 @@ def corpus_add(
     path = corpus_mod.add(
         minimal,
         name,
-        corpus=corpus,
+        corpus=corpus_mod.find_dir(corpus),
         run_dir=run_dir,
         origin=origin,
         generate=generate,
@@ -337,13 +343,13 @@ def corpus_add(
 
 @corpus_app.command("list")
 def corpus_list(
-    corpus: CorpusDir = Path("corpora"),
+    corpus: CorpusDir = None,
     json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """One row per entry: free symbols, expression ops, recorded seconds, torch version."""
     from symshrink import corpus as corpus_mod
 
-    rows = corpus_mod.list_rows(corpus)
+    rows = corpus_mod.list_rows(corpus_mod.find_dir(corpus))
     if json_output:
         typer.echo(json.dumps(rows, indent=2))
     else:
@@ -358,7 +364,7 @@ def corpus_replay(
             metavar="NAMES", help=_with_default("entries to replay", "all"), show_default=False
         ),
     ] = None,
-    corpus: CorpusDir = Path("corpora"),
+    corpus: CorpusDir = None,
     torch_setting: TorchSettings = None,
     json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     timeout: Annotated[float, typer.Option(help="seconds allowed per entry")] = 600.0,
@@ -371,7 +377,11 @@ def corpus_replay(
 
     settings = _settings(torch_setting or [])
     results = corpus_mod.replay(
-        corpus, names=names or [], torch_settings=settings, timeout_s=timeout, factor=factor
+        corpus_mod.find_dir(corpus),
+        names=names or [],
+        torch_settings=settings,
+        timeout_s=timeout,
+        factor=factor,
     )
     if json_output:
         typer.echo(corpus_mod.replay_json(results, factor, settings))
@@ -387,7 +397,7 @@ def corpus_sweep(
             metavar="NAMES", help=_with_default("entries to sweep", "all"), show_default=False
         ),
     ] = None,
-    corpus: CorpusDir = Path("corpora"),
+    corpus: CorpusDir = None,
     widths: Annotated[
         str | None,
         typer.Option(help=_with_default("sum widths to judge, e.g. 2,4,8", "1 to the entry's")),
@@ -406,7 +416,7 @@ def corpus_sweep(
     from symshrink.widths import parse_widths
 
     results = corpus_mod.sweep(
-        corpus,
+        corpus_mod.find_dir(corpus),
         names=names or [],
         widths=parse_widths(widths) if widths else None,
         timeout_s=timeout,

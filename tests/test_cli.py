@@ -4,15 +4,17 @@ option's default and each command's exit codes in its help, flags that take no v
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import typer
 from typer.testing import CliRunner
 
-from symshrink import __version__, torch_too_old
+from symshrink import __version__, corpus, torch_too_old
 from symshrink.cli import app, main
 
 ROOT = typer.main.get_command(app)
@@ -136,11 +138,42 @@ def test_torch_too_old(version: str | None, old: bool) -> None:
     assert torch_too_old(version) is old
 
 
-def test_old_torch_is_one_line_exit_2(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
-    monkeypatch.setattr("symshrink.cli.installed_version", lambda dist: "2.12.1")
-    monkeypatch.setattr(sys, "argv", ["symshrink", "corpus", "list"])
+def _main(monkeypatch: pytest.MonkeyPatch, capsys, *args: str) -> tuple[int, str]:
+    """`symshrink ARGS` through the entry point, in this process: (exit code, stderr)."""
+    monkeypatch.setattr(sys, "argv", ["symshrink", *args])
     with pytest.raises(SystemExit) as exit_info:
         main()
-    assert exit_info.value.code == 2
-    err = capsys.readouterr().err
+    return exit_info.value.code, capsys.readouterr().err
+
+
+def test_old_torch_is_one_line_exit_2(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setattr("symshrink.cli.installed_version", lambda dist: "2.12.1")
+    code, err = _main(monkeypatch, capsys, "corpus", "list")
+    assert code == 2
     assert err == "symshrink: error: torch 2.12.1 is installed; symshrink needs torch >= 2.13\n"
+
+
+def test_corpus_list_outside_the_checkout_lists_the_checkouts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checkout = Path(__file__).resolve().parents[1] / "corpora"
+    assert checkout == corpus.CHECKOUT_CORPUS
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["corpus", "list", "--json"])
+    assert result.exit_code == 0, result.output
+    names = [row["name"] for row in json.loads(result.output)]
+    assert names == sorted(d.parent.name for d in checkout.glob("*/case.json"))
+
+
+def test_no_corpus_anywhere_says_where_it_looked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    nowhere = tmp_path / "checkout" / "corpora"
+    monkeypatch.setattr(corpus, "CHECKOUT_CORPUS", nowhere)
+    monkeypatch.chdir(tmp_path)
+    code, err = _main(monkeypatch, capsys, "corpus", "list")
+    assert code == 2
+    assert err == (
+        f"symshrink: error: no corpus directory: neither ./corpora nor {nowhere} exists "
+        "(give --corpus DIR)\n"
+    )
