@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 __version__ = "0.1.0"
+
+# The first torch whose after-aot writer puts `expr=` on SymInts (pyproject's range too).
+MIN_TORCH = (2, 13)
 
 
 def installed_version(dist: str) -> str | None:
@@ -14,3 +19,10 @@ def installed_version(dist: str) -> str | None:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
         return None
+
+
+def torch_too_old(version: str | None) -> bool:
+    """Whether `version` (2.12.1, 2.14.0.dev20260101+cpu, ...) is older than MIN_TORCH: its
+    repros have no expressions to preserve. An unknown or absent version is not."""
+    match = re.match(r"(\d+)\.(\d+)", version or "")
+    return match is not None and (int(match[1]), int(match[2])) < MIN_TORCH

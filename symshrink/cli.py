@@ -13,27 +13,71 @@ from typing import Annotated
 import typer
 from typer.exceptions import TyperException
 
-from symshrink import summary
+from symshrink import MIN_TORCH, __version__, installed_version, summary, torch_too_old
 from symshrink.errors import ReproError
 from symshrink.graph import SymGraph
 from symshrink.oracle.calibrate import DEFAULT_RATIO
 from symshrink.oracle.compile_oracle import Judging
 from symshrink.repro.parse import parse_file
 
+# Click's plain help, not rich's: rich takes `[default: ...]` in a help text for markup and
+# shows `<bool>` after flags that take no value.
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     help="Minimize PyTorch symbolic-shape repro scripts.",
+    epilog="Exit codes: 0 done, 2 bad input or option (one line on stderr), 130 interrupted; "
+    "a command's -h gives its others.",
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},  # subcommands inherit them
 )
 
 
+def _print_version(value: bool) -> None:
+    """`--version`: torch's and sympy's from their metadata, so torch is never imported."""
+    if value:
+        typer.echo(f"symshrink {__version__}")
+        for dist in ("torch", "sympy"):
+            typer.echo(f"{dist} {installed_version(dist) or 'not installed'}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=_print_version,
+            help="print the symshrink, torch and sympy versions",
+        ),
+    ] = False,
+) -> None:
     """Minimize PyTorch symbolic-shape repro scripts."""
+    torch = installed_version("torch")
+    if torch_too_old(torch):
+        raise ReproError(
+            f"torch {torch} is installed; symshrink needs torch >= {MIN_TORCH[0]}.{MIN_TORCH[1]}"
+        )
 
 
-ReproPath = Annotated[Path, typer.Argument(help="an after-aot repro script", show_default=False)]
+def _with_default(text: str, default: str) -> str:
+    """An option's help with its default in click's own form, where the default is not a
+    value click could print (None standing for "derived from the others" or "off")."""
+    return f"{text}  [default: {default}]"
+
+
+ReproPath = Annotated[
+    Path, typer.Argument(metavar="REPRO", help="an after-aot repro script", show_default=False)
+]
+TorchSettings = Annotated[
+    list[str] | None,
+    typer.Option(
+        help=_with_default("NAME=VALUE torch config or module constant (repeatable)", "none")
+    ),
+]
 
 
 class Format(StrEnum):
@@ -61,21 +105,34 @@ def inspect(
     repro: ReproPath,
     format: Annotated[Format, typer.Option("--format", help="output format")] = Format.text,
     graph: Annotated[
-        GraphFormat | None, typer.Option("--graph", help="print the dependency graph instead")
+        GraphFormat | None,
+        typer.Option(
+            "--graph", help=_with_default("print the dependency graph instead", "the summary")
+        ),
     ] = None,
+    full: Annotated[
+        bool,
+        typer.Option(
+            "--full", help="graph every symbol and storage (default: wide groups as one node)"
+        ),
+    ] = False,
 ) -> None:
     """Summarize a repro: free symbols, derived SymInts, tensor inputs, width."""
     model = parse_file(repro)
     if graph is not None:
         g = SymGraph(model)
-        typer.echo(g.to_dot() if graph is GraphFormat.dot else g.to_mermaid(), nl=False)
+        text = g.to_dot(full=full) if graph is GraphFormat.dot else g.to_mermaid(full=full)
+        typer.echo(text, nl=False)
     elif format is Format.json:
         typer.echo(json.dumps(summary.summary(model), indent=2))
     else:
         typer.echo(summary.text(model), nl=False)
 
 
-@app.command()
+@app.command(
+    epilog="Exit codes: 0 a result written, 1 the original is not slow / not interesting, "
+    "2 bad input or option."
+)
 def minimize(
     repro: ReproPath,
     timeout: Annotated[float, typer.Option(help="hard cap on one oracle call, seconds")] = 600.0,
@@ -94,34 +151,55 @@ def minimize(
     ] = Baseline.static,
     threshold: Annotated[
         float | None,
-        typer.Option(help="absolute mode: CPU seconds that count as slow, instead of --ratio"),
+        typer.Option(
+            help=_with_default(
+                "absolute mode: CPU seconds that count as slow, instead of --ratio", "none"
+            )
+        ),
     ] = None,
     test: Annotated[
-        str | None, typer.Option(help="interestingness command: `CMD candidate.py`, exit 0 = yes")
+        str | None,
+        typer.Option(
+            help=_with_default(
+                "interestingness command: `CMD candidate.py`, exit 0 = yes", "the compile oracle"
+            )
+        ),
     ] = None,
     jobs: Annotated[int, typer.Option("-j", "--jobs", help="candidates judged at once")] = 1,
     out: Annotated[
-        Path | None, typer.Option("-o", "--out", help="output script [default: REPRO.min.py]")
+        Path | None,
+        typer.Option("-o", "--out", help=_with_default("output script", "REPRO.min.py")),
     ] = None,
     work_dir: Annotated[
-        Path | None, typer.Option(help="journal and calibration [default: OUT.work]")
+        Path | None, typer.Option(help=_with_default("journal and calibration", "OUT.work"))
     ] = None,
-    resume: Annotated[bool, typer.Option(help="continue a killed run from its journal")] = False,
-    report_json: Annotated[Path | None, typer.Option(help="write the JSON report here")] = None,
-    max_calls: Annotated[int | None, typer.Option(help="stop after this many oracle calls")] = None,
-    max_time: Annotated[float | None, typer.Option(help="stop after this many seconds")] = None,
-    torch_setting: Annotated[
-        list[str] | None,
-        typer.Option(help="NAME=VALUE torch config or module constant (repeatable)"),
+    resume: Annotated[
+        bool, typer.Option("--resume", help="continue a killed run from its journal")
+    ] = False,
+    report_json: Annotated[
+        Path | None,
+        typer.Option(
+            help=_with_default("also write the JSON report here", "WORK_DIR/report.json only")
+        ),
     ] = None,
+    max_calls: Annotated[
+        int | None,
+        typer.Option(help=_with_default("stop after this many oracle calls", "no limit")),
+    ] = None,
+    max_time: Annotated[
+        float | None, typer.Option(help=_with_default("stop after this many seconds", "no limit"))
+    ] = None,
+    torch_setting: TorchSettings = None,
     no_signature: Annotated[
         bool, typer.Option("--no-signature", help="accept slow candidates whatever the cause")
     ] = False,
     margin: Annotated[
         float | None,
         typer.Option(
-            help="a candidate must reach (1 + MARGIN) x its limit to count as slow "
-            "[default: the spread of the original's control runs, at least 0.1]"
+            help=_with_default(
+                "a candidate must reach (1 + MARGIN) x its limit to count as slow",
+                "the spread of the original's control runs, at least 0.1",
+            )
         ),
     ] = None,
     confirm: Annotated[
@@ -131,7 +209,10 @@ def minimize(
     scheduler: Annotated[
         str | None,
         typer.Option(
-            help="run oracle calls on Dask: tcp://HOST:PORT or local:N (-j: its worker threads)"
+            help=_with_default(
+                "run oracle calls on Dask: tcp://HOST:PORT or local:N (-j: its worker threads)",
+                "child processes on this machine",
+            )
         ),
     ] = None,
 ) -> None:
@@ -179,16 +260,22 @@ def _settings(items: list[str]) -> dict[str, str]:
 @app.command()
 def report(
     run_dir: Annotated[
-        Path, typer.Argument(help="a minimize work directory (OUT.work)", show_default=False)
+        Path,
+        typer.Argument(
+            metavar="RUN_DIR", help="a minimize work directory (OUT.work)", show_default=False
+        ),
     ],
     output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="markdown [default: RUN_DIR/report.md]")
+        Path | None,
+        typer.Option("-o", "--output", help=_with_default("markdown", "RUN_DIR/report.md")),
     ] = None,
     script: Annotated[
-        Path | None, typer.Option(help="the minimized repro [default: RUN_DIR without .work]")
+        Path | None,
+        typer.Option(help=_with_default("the minimized repro", "RUN_DIR without .work")),
     ] = None,
     widths: Annotated[
-        str | None, typer.Option(help="sum widths to measure, e.g. 2,4,8 [default: 2 to 16]")
+        str | None,
+        typer.Option(help=_with_default("sum widths to measure, e.g. 2,4,8", "2 to 16")),
     ] = None,
     timeout: Annotated[float, typer.Option(help="seconds allowed per measured width")] = 120.0,
     plot: Annotated[bool, typer.Option(help="measure the widths and draw the PNG")] = True,
@@ -209,36 +296,58 @@ def report(
 
 
 corpus_app = typer.Typer(
-    no_args_is_help=True, help="A corpus of minimized pathologies (corpora/<name>/)."
+    no_args_is_help=True,
+    help="A corpus of minimized pathologies (corpora/<name>/).",
+    rich_markup_mode=None,
 )
 app.add_typer(corpus_app, name="corpus")
-CorpusDir = Annotated[Path, typer.Option("--corpus", help="the corpus directory")]
+CorpusDir = Annotated[
+    Path | None,
+    typer.Option(
+        "--corpus",
+        help=_with_default("the corpus directory", "./corpora, else the symshrink checkout's"),
+    ),
+]
 
 
 @corpus_app.command("add")
 def corpus_add(
     minimal: Annotated[
-        Path, typer.Argument(help="the minimized repro (REPRO.min.py)", show_default=False)
+        Path,
+        typer.Argument(
+            metavar="MIN.py", help="the minimized repro (REPRO.min.py)", show_default=False
+        ),
     ],
     name: Annotated[str, typer.Option("--name", help="entry name: corpora/NAME/")],
     run_dir: Annotated[
-        Path | None, typer.Option(help="its minimize work directory (report.json) to record")
+        Path | None,
+        typer.Option(
+            help=_with_default("its minimize work directory (report.json) to record", "none")
+        ),
     ] = None,
-    corpus: CorpusDir = Path("corpora"),
+    corpus: CorpusDir = None,
     origin: Annotated[
-        Path | None, typer.Option(help="the original script [default: the report's repro]")
+        Path | None,
+        typer.Option(help=_with_default("the original script", "the report's repro")),
     ] = None,
     generate: Annotated[
-        str | None, typer.Option(help="the command that writes the original (generate.txt)")
+        str | None,
+        typer.Option(
+            help=_with_default("the command that writes the original (generate.txt)", "none")
+        ),
     ] = None,
     threshold: Annotated[
-        float | None, typer.Option(help="seconds that count as slow [default: the run's]")
+        float | None, typer.Option(help=_with_default("seconds that count as slow", "the run's"))
     ] = None,
     torch_setting: Annotated[
         list[str] | None,
-        typer.Option(help="NAME=VALUE the pathology needs (repeatable; adds to the run's)"),
+        typer.Option(
+            help=_with_default(
+                "NAME=VALUE the pathology needs (repeatable; adds to the run's)", "the run's"
+            )
+        ),
     ] = None,
-    force: Annotated[bool, typer.Option(help="replace an existing entry")] = False,
+    force: Annotated[bool, typer.Option("--force", help="replace an existing entry")] = False,
 ) -> None:
     """Add a minimized repro (and what its run recorded) to the corpus."""
     from symshrink import corpus as corpus_mod
@@ -246,7 +355,7 @@ def corpus_add(
     path = corpus_mod.add(
         minimal,
         name,
-        corpus=corpus,
+        corpus=corpus_mod.find_dir(corpus),
         run_dir=run_dir,
         origin=origin,
         generate=generate,
@@ -259,13 +368,13 @@ def corpus_add(
 
 @corpus_app.command("list")
 def corpus_list(
-    corpus: CorpusDir = Path("corpora"),
+    corpus: CorpusDir = None,
     json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """One row per entry: free symbols, expression ops, recorded seconds, torch version."""
     from symshrink import corpus as corpus_mod
 
-    rows = corpus_mod.list_rows(corpus)
+    rows = corpus_mod.list_rows(corpus_mod.find_dir(corpus))
     if json_output:
         typer.echo(json.dumps(rows, indent=2))
     else:
@@ -275,13 +384,13 @@ def corpus_list(
 @corpus_app.command("replay")
 def corpus_replay(
     names: Annotated[
-        list[str] | None, typer.Argument(help="entries to replay [default: all]")
-    ] = None,
-    corpus: CorpusDir = Path("corpora"),
-    torch_setting: Annotated[
         list[str] | None,
-        typer.Option(help="NAME=VALUE torch config or module constant (repeatable)"),
+        typer.Argument(
+            metavar="NAMES", help=_with_default("entries to replay", "all"), show_default=False
+        ),
     ] = None,
+    corpus: CorpusDir = None,
+    torch_setting: TorchSettings = None,
     json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     timeout: Annotated[float, typer.Option(help="seconds allowed per entry")] = 600.0,
     factor: Annotated[
@@ -293,7 +402,11 @@ def corpus_replay(
 
     settings = _settings(torch_setting or [])
     results = corpus_mod.replay(
-        corpus, names=names or [], torch_settings=settings, timeout_s=timeout, factor=factor
+        corpus_mod.find_dir(corpus),
+        names=names or [],
+        torch_settings=settings,
+        timeout_s=timeout,
+        factor=factor,
     )
     if json_output:
         typer.echo(corpus_mod.replay_json(results, factor, settings))
@@ -304,11 +417,15 @@ def corpus_replay(
 @corpus_app.command("sweep")
 def corpus_sweep(
     names: Annotated[
-        list[str] | None, typer.Argument(help="entries to sweep [default: all]")
+        list[str] | None,
+        typer.Argument(
+            metavar="NAMES", help=_with_default("entries to sweep", "all"), show_default=False
+        ),
     ] = None,
-    corpus: CorpusDir = Path("corpora"),
+    corpus: CorpusDir = None,
     widths: Annotated[
-        str | None, typer.Option(help="sum widths to judge, e.g. 2,4,8 [default: 1 to the entry's]")
+        str | None,
+        typer.Option(help=_with_default("sum widths to judge, e.g. 2,4,8", "1 to the entry's")),
     ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     timeout: Annotated[float, typer.Option(help="seconds allowed per member")] = 600.0,
@@ -324,7 +441,7 @@ def corpus_sweep(
     from symshrink.widths import parse_widths
 
     results = corpus_mod.sweep(
-        corpus,
+        corpus_mod.find_dir(corpus),
         names=names or [],
         widths=parse_widths(widths) if widths else None,
         timeout_s=timeout,
@@ -337,15 +454,19 @@ def corpus_sweep(
         typer.echo(corpus_mod.sweep_table(results), nl=False)
 
 
-@app.command("sympy-repro")
+@app.command(
+    "sympy-repro",
+    epilog="Exit codes: 0 a script written, 1 the capture failed, 2 bad input or option.",
+)
 def sympy_repro(
     repro: ReproPath,
     out: Annotated[
-        Path | None, typer.Option("-o", "--out", help="output script [default: REPRO.sympy.py]")
+        Path | None,
+        typer.Option("-o", "--out", help=_with_default("output script", "REPRO.sympy.py")),
     ] = None,
     threshold: Annotated[
         float | None,
-        typer.Option(help="seconds that count as slow [default: half the call's time]"),
+        typer.Option(help=_with_default("seconds that count as slow", "half the call's time")),
     ] = None,
     timeout: Annotated[float, typer.Option(help="hard cap on the capture and each run")] = 900.0,
     shrink: Annotated[
@@ -364,7 +485,7 @@ def sympy_repro(
     typer.echo(outcome.summary(), nl=False)
 
 
-@app.command()
+@app.command(epilog="Exit codes: 0 compiled, 1 the retrace or compile failed, 2 bad input.")
 def run(
     repro: ReproPath,
     mode: Annotated[
@@ -378,12 +499,10 @@ def run(
         bool,
         typer.Option("--no-native-compile", help="stop after Inductor's Python code generation"),
     ] = False,
-    torch_setting: Annotated[
-        list[str] | None,
-        typer.Option(help="NAME=VALUE torch config or module constant (repeatable)"),
-    ] = None,
+    torch_setting: TorchSettings = None,
     device: Annotated[
-        str | None, typer.Option(help="run on this device (default: as captured, CPU without CUDA)")
+        str | None,
+        typer.Option(help=_with_default("run on this device", "as captured, CPU without CUDA")),
     ] = None,
 ) -> None:
     """Retrace and compile a repro with its SymInt relationships; time each phase."""
@@ -420,10 +539,12 @@ def main() -> None:
         typer.echo(f"symshrink: error: {e}", err=True)
         sys.exit(2)
     except TyperException as e:  # click's usage errors (typer vendors click)
-        ctx = getattr(e, "ctx", None)
-        command = ctx.command_path if ctx is not None else "symshrink"
-        message = " ".join(e.format_message().split())
-        if message:  # empty: no arguments, and the help was shown
+        if type(e).__name__ == "NoArgsIsHelpError":  # its message is the help (as typer checks)
+            typer.echo(e.format_message(), err=True)
+        else:
+            ctx = getattr(e, "ctx", None)
+            command = ctx.command_path if ctx is not None else "symshrink"
+            message = " ".join(e.format_message().split())
             typer.echo(f"{command}: error: {message} (try '{command} --help')", err=True)
         sys.exit(2)
     except typer.Abort:  # Ctrl-C outside a minimize run

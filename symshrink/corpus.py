@@ -52,6 +52,7 @@ __all__ = [
     "Replay",
     "add",
     "entries",
+    "find_dir",
     "list_rows",
     "list_table",
     "replay",
@@ -69,6 +70,22 @@ CASE_FORMAT = 1
 log = logging.getLogger(__name__)
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+
+# The corpus of the checkout symshrink runs from (an editable install's source tree).
+CHECKOUT_CORPUS = Path(__file__).resolve().parents[1] / "corpora"
+
+
+def find_dir(corpus: Path | None) -> Path:
+    """`corpus` if given, else `./corpora`, else the checkout's: the corpus commands work
+    from any directory where symshrink is installed from its repository."""
+    if corpus is not None:
+        return corpus
+    for candidate in (Path("corpora"), CHECKOUT_CORPUS):
+        if candidate.is_dir():
+            return candidate
+    raise ReproError(
+        f"no corpus directory: neither ./corpora nor {CHECKOUT_CORPUS} exists (give --corpus DIR)"
+    )
 
 
 # ---------------------------------------------------------------------------------- add

@@ -6,13 +6,16 @@ their work (symbols nothing uses go first, widely shared ones last) and reports 
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import networkx as nx
+import sympy
 
 from symshrink.expr import free_symbol_names, op_count, torch_str
-from symshrink.repro.model import Repro, Storage, SymIntInput, TensorInput
+from symshrink.repro.model import Input, Repro, Storage, SymIntInput, TensorInput
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,11 @@ class Width:
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
+
+
+# Free symbols feeding the same derived inputs are drawn as one node from this many on;
+# fewer stay readable one by one, each with its hint.
+WIDE = 6
 
 
 def input_node(index: int) -> str:
@@ -100,28 +108,113 @@ class SymGraph:
             max_symbols_per_expr=max((len(free_symbol_names(e)) for e in exprs), default=0),
         )
 
-    def to_dot(self) -> str:
+    def view(self, *, full: bool = False) -> nx.DiGraph:
+        """What the drawings show. `full`: every node. Otherwise, so that a 16-symbol sum is
+        a handful of nodes and not a hairball, storages are left out (their sizes repeat
+        their tensors'), WIDE or more free symbols feeding the same derived inputs become one
+        node, and the other inputs using only such groups one node per kind and groups; a
+        merged node's `members` are the nodes it stands for."""
+        if full:
+            return self.graph
+        g = self.graph.subgraph(n for n, kind in self.graph.nodes(data="kind") if kind != "storage")
+        derived = {input_node(i) for i, x in enumerate(self.repro.inputs) if _derived(x)}
+        groups = self._symbol_groups(g, derived)
+        groups |= _input_groups(g, derived, _drawn_as(groups))
+        drawn_as = _drawn_as(groups)
+        out = nx.DiGraph()
+        for n, data in g.nodes(data=True):
+            m = drawn_as.get(n, n)
+            if m not in out:
+                out.add_node(m, **groups.get(m, data))
+        out.add_edges_from((drawn_as.get(a, a), drawn_as.get(b, b)) for a, b in g.edges)
+        return out
+
+    def _symbol_groups(self, g: nx.DiGraph, derived: set[str]) -> dict[str, dict[str, Any]]:
+        """WIDE or more free symbols with the same derived users, as one node each."""
+        by_users: dict[frozenset[str], list[str]] = defaultdict(list)
+        for s in self.repro.hints:
+            if users := frozenset(g.successors(s)) & derived:
+                by_users[users].append(s)
+        return {
+            f"symbols:{symbols[0]}": _group(
+                "symbol",
+                f"{'Σ ' if self._is_a_sum(symbols, users) else ''}{len(symbols)} symbols",
+                symbols,
+                symbols,
+            )
+            for users, symbols in by_users.items()
+            if len(symbols) >= WIDE
+        }
+
+    def _is_a_sum(self, symbols: list[str], users: frozenset[str]) -> bool:
+        """Whether `symbols` are those of a sum in one of the `users`' expressions."""
+        names = frozenset(symbols)
+        return any(
+            isinstance(node, sympy.Add) and free_symbol_names(node) == names
+            for user in users
+            for e in self.repro.inputs[int(user[2:])].exprs()
+            for node in sympy.preorder_traversal(e)
+        )
+
+    def to_dot(self, *, full: bool = False) -> str:
         lines = ["digraph symshrink {", "  rankdir=LR;"]
-        for n, data in self.graph.nodes(data=True):
+        g = self.view(full=full)
+        for n, data in g.nodes(data=True):
             shape = {"symbol": "ellipse", "storage": "folder"}.get(data.get("kind"), "box")
             lines.append(f'  "{n}" [label={_quote(data.get("label", n))}, shape={shape}];')
-        for a, b in self.graph.edges:
+        for a, b in g.edges:
             lines.append(f'  "{a}" -> "{b}";')
         lines.append("}")
         return "\n".join(lines) + "\n"
 
-    def to_mermaid(self) -> str:
+    def to_mermaid(self, *, full: bool = False) -> str:
         lines = ["graph LR"]
-        ids = {n: f"n{i}" for i, n in enumerate(self.graph.nodes)}
-        for n, data in self.graph.nodes(data=True):
+        g = self.view(full=full)
+        ids = {n: f"n{i}" for i, n in enumerate(g.nodes)}
+        for n, data in g.nodes(data=True):
             label = _mermaid_text(data.get("label", n))
             if data.get("kind") == "symbol":
                 lines.append(f'  {ids[n]}(["{label}"])')
             else:
                 lines.append(f'  {ids[n]}["{label}"]')
-        for a, b in self.graph.edges:
+        for a, b in g.edges:
             lines.append(f"  {ids[a]} --> {ids[b]}")
         return "\n".join(lines) + "\n"
+
+
+_PLURAL = {"tensor": "tensors", "symint": "SymInts"}
+
+
+def _input_groups(
+    g: nx.DiGraph, derived: set[str], drawn_as: dict[str, str]
+) -> dict[str, dict[str, Any]]:
+    """Inputs, not derived, of one kind using the same symbol groups only, as one node each."""
+    by_uses: dict[tuple[str, frozenset[str]], list[str]] = defaultdict(list)
+    for n, kind in g.nodes(data="kind"):
+        uses = set(g.predecessors(n))
+        if kind != "symbol" and n not in derived and uses and uses <= drawn_as.keys():
+            by_uses[kind, frozenset(drawn_as[s] for s in uses)].append(n)
+    return {
+        f"inputs:{nodes[0]}": _group(
+            kind, f"{len(nodes)} {_PLURAL[kind]}", nodes, [g.nodes[n]["name"] for n in nodes]
+        )
+        for (kind, _), nodes in by_uses.items()
+        if len(nodes) > 1
+    }
+
+
+def _group(kind: str, what: str, members: list[str], names: list[str]) -> dict[str, Any]:
+    return {"kind": kind, "label": f"{what}: {names[0]}…{names[-1]}", "members": members}
+
+
+def _drawn_as(groups: dict[str, dict[str, Any]]) -> dict[str, str]:
+    """Each merged node -> the group node drawn for it."""
+    return {m: node for node, data in groups.items() for m in data["members"]}
+
+
+def _derived(x: Input) -> bool:
+    """An input with an expression other than a bare symbol: the view always shows it."""
+    return any(e.free_symbols and not e.is_Symbol for e in x.exprs())
 
 
 def _kind(x: object) -> str:

@@ -127,7 +127,7 @@ def test_hint_disagreeing_with_expression_warns(good: str, tmp_path: Path) -> No
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["minimize"], "symshrink minimize: error: Missing argument 'repro'"),
+        (["minimize"], "symshrink minimize: error: Missing argument 'REPRO'"),
         (["minimize", "x.py", "--jobs", "abc"], "symshrink minimize: error: Invalid value for"),
         (["bogus"], "symshrink: error: No such command 'bogus'"),
         (["corpus", "replay", "--factor", "x"], "symshrink corpus replay: error: Invalid value"),

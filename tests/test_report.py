@@ -114,7 +114,9 @@ def test_width_measurements_and_picture(work: Path) -> None:
 def test_mermaid_of_richer_models_is_valid(tmp_path: Path) -> None:
     """Max, Min, %, ModularIndexing, strides and storages in the labels."""
     for family in ("minmax_mod", "strided"):
-        check_mermaid(SymGraph(parse_file(generate(family, tmp_path).path)).to_mermaid())
+        graph = SymGraph(parse_file(generate(family, tmp_path).path))
+        check_mermaid(graph.to_mermaid())
+        check_mermaid(graph.to_mermaid(full=True))
 
 
 def test_at_width_cuts_and_extends_the_widest_sum(work: Path) -> None:
