@@ -18,6 +18,7 @@ import json
 import logging
 import platform
 import re
+import shlex
 import tempfile
 from collections import Counter
 from collections.abc import Sequence
@@ -229,7 +230,7 @@ def _slow_phase(run: MinimizeRun, points: Sequence[WidthPoint]) -> str | None:
 def _hot_spots(run: MinimizeRun) -> tuple[tuple[str, float], ...]:
     if run.calibration is None:
         return ()
-    signature = run.calibration.signature(until=run.calibration.threshold_s)
+    signature = run.calibration.signature()
     return signature.spots if signature is not None else ()
 
 
@@ -243,6 +244,12 @@ def _intro(run: MinimizeRun) -> str:
         f"symbols and from {first.get('expr_ops', '?')} to {last.get('expr_ops', '?')} "
         f"expression operations while it stayed "
         + ("slow for the same reason." if r.get("oracle") == "compile" else "interesting.")
+        + (
+            ""
+            if r.get("fixpoint", True)
+            else f" The run was stopped by {r.get('stopped_by')}: the result is smaller, "
+            "not minimal yet (`symshrink minimize --resume` continues it)."
+        )
     )
 
 
@@ -266,9 +273,17 @@ def _oracle_text(run: MinimizeRun) -> str:
     r = run.report
     if r.get("oracle") != "compile":
         return "a `--test` script (interestingness as the user defined it)"
-    text = f"compile time, threshold {r.get('threshold_s', 0):.2f} s"
-    if run.calibration is not None:
-        text += f" {run.calibration.clock}"
+    if r.get("ratio"):
+        text = (
+            f"slow = still compiling at {r['ratio']:g}x the candidate's own {r['baseline']} "
+            f"control, measured in the same run"
+        )
+    else:
+        text = f"compile time, threshold {r.get('threshold_s', 0):.2f} s"
+        if run.calibration is not None:
+            text += f" {run.calibration.clock}"
+    if r.get("margin_used") is not None:
+        text += f" (x {1 + r['margin_used']:.2f} during the reduction)"
     if "reverified" in r:
         text += "; result re-verified" if r["reverified"] else "; NOT slow on re-verification"
     return text
@@ -292,8 +307,10 @@ def _where_the_time_goes(
         lines += [_table(("function", "share of samples"), rows), ""]
     for v in run.report.get("reverify_verdicts") or []:
         where = ", ".join(f"`{s}`" for s in v.get("signature", [])[:3]) or "?"
+        how = "stopped at" if v.get("stopped") else "after"
+        ratio = f" ({v['ratio']:.1f}x its twin)" if v.get("ratio") else ""
         lines.append(
-            f"- minimized, re-run: {v['status']} after {v['cpu_s']:.2f} s CPU, "
+            f"- minimized, re-run: {v['status']} {how} {v['cpu_s']:.2f} s CPU{ratio}, "
             f"in `{v.get('slow_phase') or '?'}`; hot spots {where}"
         )
     return "\n".join(lines)
@@ -309,14 +326,28 @@ def _before_after(run: MinimizeRun) -> str:
             ("symints", "SymInt inputs"),
             ("expr_ops", "expression operations"),
             ("inputs", "inputs"),
-            ("slow_phase_s", "compile time, CPU s (oracle)"),
         )
         if key in first or key in last
     ]
+    for key, label in (
+        ("slow_phase_s", "compile time, CPU s (oracle)"),
+        ("baseline_s", "its static twin, CPU s"),
+        ("ratio", "ratio to the twin"),
+    ):
+        if key in first or key in last:
+            rows.append((label, _bound(first, key), _bound(last, key)))
     calls = f"{r.get('oracle_calls', '?')} ({r.get('accepted', '?')} accepted, "
     calls += f"{r.get('cache_hits', '?')} cached, {r.get('seconds', 0):.0f} s)"
     rows.append(("oracle calls", "—", calls))
     return "## Before and after\n\n" + _table(("", "original", "minimized"), rows)
+
+
+def _bound(side: dict[str, Any], key: str) -> str:
+    """A measured time or ratio; `≥` where the run was stopped at its limit."""
+    if side.get(key) is None:
+        return "—"
+    bound = "≥ " if side.get("lower_bound") and key != "baseline_s" else ""
+    return bound + _num(side[key])
 
 
 def _num(value: Any) -> str:
@@ -380,13 +411,29 @@ def _reproduce(run: MinimizeRun) -> str:
         )
     lines = ["## Reproduce", "", "```sh", how, "```", ""]
     original = Path(run.report.get("repro", "REPRO.py")).name
-    lines.append(f"Minimized with `symshrink minimize {original}` (its options are not recorded).")
+    lines.append(f"Minimized with `{_command(original, run.report.get('options') or {})}`.")
     if len(text) <= _INLINE_LIMIT:
         lines += ["", f"<details><summary>{name}</summary>", "", "```python", text.rstrip()]
         lines += ["```", "", "</details>"]
     else:
         lines.append(f"\n`{name}` ({len(text)} characters) is too long to inline: attach it.")
     return "\n".join(lines)
+
+
+def _command(original: str, options: dict[str, Any]) -> str:
+    """The minimize command line the run's recorded options spell."""
+    words = ["symshrink", "minimize", original]
+    for name, value in options.items():
+        flag = "--" + name.replace("_", "-")
+        if value is None or value is False or value == {}:
+            continue
+        if name == "signature":
+            words += [] if value else ["--no-signature"]
+        elif name == "torch_settings":
+            words += [f"--torch-setting {k}={v}" for k, v in value.items()]
+        else:
+            words += [flag, shlex.quote(str(value))]
+    return " ".join(words)
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

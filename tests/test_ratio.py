@@ -135,6 +135,24 @@ def test_a_twin_is_measured_once_per_canonical_form(repro: Path, tmp_path: Path)
     assert len(oracle.controls) == 2
 
 
+def test_a_slow_first_run_is_confirmed_against_a_twin_measured_now(
+    repro: Path, tmp_path: Path
+) -> None:
+    runner = WidthRunner(endless=16)
+    judging = Judging(signature=False, margin=0.0, confirm=1, timeout_s=600.0)
+    oracle = CompileOracle.create(
+        repro.read_text(), runner=runner, judging=judging, ratio=4.0, scratch=tmp_path
+    )
+    model = parse_file(repro)
+    candidate = apply_pins(model, [Pin(n) for n in list(model.hints)[:4]])  # 12 symbols: slow
+    assert candidate is not None
+    before = len(runner.controls())
+    verdict = oracle(render(candidate))
+    assert verdict.status == "slow"
+    assert len(runner.controls()) == before + 1  # the shared twin, measured again
+    assert [w for w, _, lim in runner.runs[-3:]] == [12, 0, 12]
+
+
 def test_an_absolute_threshold_still_works(repro: Path, tmp_path: Path) -> None:
     runner = WidthRunner(endless=16)
     oracle = CompileOracle.create(
@@ -167,7 +185,9 @@ def test_the_independent_baseline_retraces_the_candidate_as_run_repro(
 def _minimize(repro: Path, out: Path, runner: WidthRunner, monkeypatch, **opts) -> dict:
     """The real `minimize` with the simulated child on this machine's oracle path."""
     monkeypatch.setattr(minimize_mod, "remote_runner", lambda *_: runner)
-    options = minimize_mod.Options(repro=repro, out=out, progress=False, margin=0.0, **opts)
+    options = minimize_mod.Options(
+        repro=repro, out=out, progress=False, margin=0.0, confirm=0, **opts
+    )
     outcome = minimize_mod.minimize(options)
     assert outcome.exit_code == 0, outcome.message
     return outcome.report

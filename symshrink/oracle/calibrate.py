@@ -7,10 +7,13 @@ original's runs, each killed at its own kill point like any candidate's: an orig
 would compile for 50 minutes costs R x its twin here, not 50 minutes. *Absolute*
 (`threshold_s`): slow means still compiling at that many seconds.
 
-The original's runs also give the slippage guard its reference: the hot spots of its first
-seconds. When the kill point comes before the original has left the trace (a wide repro
-traces for seconds before Inductor reaches the hot spot), one run is sampled longer, once,
-so that the reference shows where the compile spends its time.
+The original's runs also give the slippage guard its reference: its hot spots, phase by
+phase. A kill point of R x a one-second twin comes before a wide original has reached its
+hot spot (the 64-symbol backward repro is still in post_grad at 2 s, and from there on in
+`safe_gcd`), so an original stopped at its kill point is sampled once longer, for the
+reference only. A candidate is then compared with what the original did in the phases
+the candidate's own samples are in: a small candidate reaches the hot phase long before
+the original did, so the same phases, not the same seconds, are like with like.
 """
 
 from __future__ import annotations
@@ -35,9 +38,6 @@ log = logging.getLogger(__name__)
 DEFAULT_RATIO = 4.0
 """R: the README example is 5.8-7.8x its twin, the 64-symbol backward repro > 50x; a
 candidate that keeps 4x keeps the pathology well above the noise (docs/benchmarks.md)."""
-
-EARLY_PHASES = frozenset({"load", "trace"})
-"""Phases before Inductor: a reference that ends in one of them has not seen the compile."""
 
 
 class CalibrationError(RuntimeError):
@@ -88,12 +88,21 @@ class Calibration:
             return 0.0
         return (max(runs) - min(runs)) / statistics.median(runs)
 
-    def signature(self, until: float | None = None, top: int = 5) -> Signature | None:
-        """The original's hot spots in its first `until` seconds (None: the guard is off)."""
+    def signature(
+        self, until: float | None = None, top: int = 5, phases: set[str] | None = None
+    ) -> Signature | None:
+        """The original's hot spots in its first `until` seconds and in `phases` (None:
+        all); None when the guard is off."""
         if not self.profiles:
             return None
-        counts = merge_counts(p.counts(until, self.clock) for p in self.profiles)
+        counts = merge_counts(p.counts(until, self.clock, phases) for p in self.profiles)
         return Signature.from_counts(counts, self.phases, top)
+
+    def like(self, run: Run, top: int = 5) -> Signature | None:
+        """The original's hot spots in the phases `run` has samples in: what to compare it
+        with (all phases when the run recorded none)."""
+        visited = run.profile.visited() if run.profile is not None else set()
+        return self.signature(top=top, phases=visited or None)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -134,14 +143,6 @@ class Calibration:
         return cls.from_dict(json.loads(path.read_text()))
 
 
-def needs_longer_reference(runs: Sequence[Run]) -> bool:
-    """The original's runs were all stopped before Inductor started on the graph."""
-    return all(
-        r.exit.reason != "exited" and (r.profile is None or r.profile.last_phase in EARLY_PHASES)
-        for r in runs
-    )
-
-
 def calibrate(
     runs: Sequence[Run],
     *,
@@ -157,7 +158,8 @@ def calibrate(
     """The calibration from the original's runs (finished or stopped at their kill point).
 
     `threshold_s` is the original's kill point before the margin (R x its control in ratio
-    mode); `reference` a run sampled longer for the guard's reference only.
+    mode); `reference` a run sampled longer for the guard's reference only (it replaces
+    the runs' profiles: theirs are its first seconds).
     """
     for run in runs:
         if run.error:
@@ -168,11 +170,9 @@ def calibrate(
     stopped = any(run.exit.reason != "exited" for run in runs)
     finished = [r for r in runs if r.exit.reason == "exited"]
     phases = major_phases(merge_counts(r.phase_times for r in finished))
-    sampled = [*runs, reference] if reference is not None else list(runs)
+    sampled = [reference] if reference is not None and reference.profile else runs
     profiles = tuple(r.profile for r in sampled if r.profile is not None) if signature else ()
-    reach = max(
-        (p.samples[-1][0 if clock == "cpu" else 1] for p in profiles if p.samples), default=None
-    )
+    reach = max((p.reach(clock) for p in profiles), default=None)
     cal = Calibration(
         clock,
         measures,
@@ -185,12 +185,13 @@ def calibrate(
         stopped=stopped,
         reference_s=reach,
     )
-    sig = cal.signature(threshold_s, top)
+    sig = cal.signature(top=top)
     if sig is not None:
         if not sig.spots:
             log.warning("the original has no samples in the watched modules: no slippage guard")
         for i, run in enumerate(runs):
-            ok, why = compare(sig, run.spots(threshold_s, clock), run.slow_phase)
+            own = cal.like(run, top)
+            ok, why = compare(own or sig, run.spots(), run.slow_phase)
             log.log(logging.INFO if ok else logging.WARNING, "calibration run %d %s", i, why)
     rule = (
         f"{ratio:g}x its {baseline} control ({cal.baseline_s:.2f}s) = {threshold_s:.2f}s"

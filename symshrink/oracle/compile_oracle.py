@@ -26,13 +26,7 @@ from typing import TYPE_CHECKING
 from symshrink.errors import ReproError
 from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.cache import Cache, ControlTime, ControlTimes, text_key
-from symshrink.oracle.calibrate import (
-    DEFAULT_RATIO,
-    Calibration,
-    CalibrationError,
-    calibrate,
-    needs_longer_reference,
-)
+from symshrink.oracle.calibrate import DEFAULT_RATIO, Calibration, CalibrationError, calibrate
 from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.profile import Clock
 from symshrink.oracle.runner import ColdRunner, Job, Limits, Run, Runner, Workload
@@ -47,8 +41,8 @@ log = logging.getLogger(__name__)
 
 MIN_MARGIN = 0.1
 REFERENCE_FACTOR = 8.0
-"""How much longer than its kill point the original is sampled, once, when the kill
-point came before Inductor started (capped by the timeout)."""
+"""How much longer than its kill point an original stopped there is sampled, once, for
+the slippage guard's reference (capped by the timeout)."""
 
 
 @dataclass(frozen=True)
@@ -212,11 +206,11 @@ class CompileOracle(BaseOracle):
         kill_at = threshold_s * (1 + self.margin)
         runs = self._runs([source] * k, kill_at=kill_at)
         reference = None
-        if self.judging.signature and runs and needs_longer_reference(runs):
+        if self.judging.signature and any(r.exit.reason != "exited" for r in runs):
             until = min(REFERENCE_FACTOR * kill_at, self._timeout())
             log.info(
-                "the original was still tracing at its kill point (%.1fs %s): sampling it "
-                "once up to %.0fs for the slippage guard's reference",
+                "the original was stopped at its kill point (%.1fs %s): sampling it once "
+                "up to %.0fs for the slippage guard's reference",
                 kill_at,
                 clock,
                 until,
@@ -347,13 +341,25 @@ class CompileOracle(BaseOracle):
         runs = [self.run(source, kill_at=threshold)]
         if self._near(runs[0], threshold):
             runs += [self.run(source, kill_at=threshold) for _ in range(self.judging.reruns)]
-        elif self._slow(runs[0], threshold):
+        elif self._slow(runs[0], threshold) and self.judging.confirm:
+            # Confirmed against a control measured now: a twin measured under other load
+            # would move the limit by as much as that load moves the candidate.
+            limit = self._fresh_limit(source, limit)
+            if isinstance(limit, str):
+                return Verdict(status="error", interesting=False, detail=limit)
+            threshold = limit.seconds * (1 + self.margin)
             for _ in range(self.judging.confirm):
                 run = self.run(source, kill_at=threshold)
                 if not self._slow(run, threshold):  # not confirmed: the fast run says
                     return self.verdict([run], threshold, limit.baseline_s)
                 runs.append(run)
         return self.verdict(runs, threshold, limit.baseline_s)
+
+    def _fresh_limit(self, source: str, limit: Limit) -> Limit | str:
+        """`limit` with its control measured again (the same limit in absolute mode)."""
+        if limit.baseline_s is None:
+            return limit
+        return self.limit(source, fresh=self.judging.control_runs)
 
     def reverify(self, source: str, k: int = 3) -> Reverification:
         """Re-run `source` k times at its limit itself (no margin, no band), uncached.
@@ -412,9 +418,7 @@ class CompileOracle(BaseOracle):
         detail = f"{how} at {self._seconds(rep, baseline_s)} >= {threshold:.2f}s{votes}"
         counts = merge_counts(r.spots() for r in slow)
         phase = Counter(r.slow_phase for r in slow).most_common(1)[0][0]
-        original = self.reference or self.calibration.signature(
-            until=threshold, top=self.judging.top
-        )
+        original = self.reference or self.calibration.like(rep, self.judging.top)
         if self.judging.signature and original is not None:
             # A run stopped at the threshold is in whatever phase the kill caught it (the
             # original may be in another then: with a margin, the kill comes later); only

@@ -20,16 +20,22 @@ Clock = Literal["cpu", "wall"]
 
 @dataclass(frozen=True)
 class Profile:
-    """Samples as (CPU s, wall s, spot or None), in order, and the last phase seen."""
+    """Samples as (CPU s, wall s, spot or None), in order, and the last phase seen.
+
+    `phases` holds each sample's phase (empty when unknown: an old record), so a candidate
+    stopped in some phase can be compared with what the original did in the same phases.
+    """
 
     samples: tuple[tuple[float, float, str | None], ...]
     last_phase: str | None
+    phases: tuple[str | None, ...] = ()
 
     @classmethod
     def parse(cls, text: str) -> Profile:
         """Read the sampler's line format; a line cut short by a kill is skipped."""
         names: dict[int, str] = {}
         samples: list[tuple[float, float, str | None]] = []
+        phases: list[str | None] = []
         phase: str | None = None
         for line in text.splitlines():
             kind, _, rest = line.partition(" ")
@@ -37,6 +43,7 @@ class Profile:
                 if kind == "s":
                     cpu, wall, idx = rest.split(" ")
                     samples.append((float(cpu), float(wall), names.get(int(idx))))
+                    phases.append(phase)
                 elif kind == "n":
                     idx, name = rest.split(" ", 1)
                     names[int(idx)] = name
@@ -44,7 +51,7 @@ class Profile:
                     phase = rest
             except ValueError:
                 log.debug("skipped sample line %r", line)
-        return cls(tuple(samples), phase)
+        return cls(tuple(samples), phase, tuple(phases))
 
     @classmethod
     def read(cls, path: Path) -> Profile | None:
@@ -53,25 +60,48 @@ class Profile:
         except OSError:
             return None
 
-    def counts(self, until: float | None = None, clock: Clock = "cpu") -> dict[str, int]:
-        """Samples per spot, of those taken before `until` seconds on `clock` (None: all)."""
+    def counts(
+        self, until: float | None = None, clock: Clock = "cpu", phases: set[str] | None = None
+    ) -> dict[str, int]:
+        """Samples per spot, of those taken before `until` seconds on `clock` (None: all)
+        and, with `phases` (and phases recorded), in one of those phases."""
         at = 0 if clock == "cpu" else 1
+        known = phases is not None and len(self.phases) == len(self.samples)
         return dict(
             Counter(
-                s[2] for s in self.samples if s[2] is not None and (until is None or s[at] <= until)
+                s[2]
+                for i, s in enumerate(self.samples)
+                if s[2] is not None
+                and (until is None or s[at] <= until)
+                and (not known or self.phases[i] in phases)  # type: ignore[operator]
             )
         )
+
+    def visited(self) -> set[str]:
+        """The phases this run has samples in."""
+        return {p for p in self.phases if p is not None}
+
+    def reach(self, clock: Clock = "cpu") -> float:
+        """How far the samples go, in seconds on `clock`."""
+        return self.samples[-1][0 if clock == "cpu" else 1] if self.samples else 0.0
 
     def cut(self, until: float, clock: Clock = "cpu") -> Profile:
         """The samples taken up to `until` seconds on `clock`: a run seen as if stopped there."""
         at = 0 if clock == "cpu" else 1
-        return Profile(tuple(s for s in self.samples if s[at] <= until), self.last_phase)
+        keep = [i for i, s in enumerate(self.samples) if s[at] <= until]
+        phases = tuple(self.phases[i] for i in keep) if self.phases else ()
+        return Profile(tuple(self.samples[i] for i in keep), self.last_phase, phases)
 
     def to_dict(self) -> dict[str, Any]:
         names = sorted({s[2] for s in self.samples if s[2] is not None})
         ids = {n: i for i, n in enumerate(names)}
         rows = [[c, w, ids.get(n, -1) if n is not None else -1] for c, w, n in self.samples]
-        return {"names": names, "samples": rows, "last_phase": self.last_phase}
+        return {
+            "names": names,
+            "samples": rows,
+            "last_phase": self.last_phase,
+            "phases": list(self.phases),
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Profile:
@@ -79,4 +109,4 @@ class Profile:
         samples = tuple(
             (float(c), float(w), names[i] if i >= 0 else None) for c, w, i in data["samples"]
         )
-        return cls(samples, data.get("last_phase"))
+        return cls(samples, data.get("last_phase"), tuple(data.get("phases", ())))
