@@ -28,7 +28,9 @@ class Pass:
     """`edits(m)` proposes; `apply(m, subset)` makes a smaller model, or None if invalid.
 
     `tier` orders passes: lower tiers run first and again whenever a later tier makes
-    progress, so cheap, big reductions (pin symbols, drop outputs) come before fine ones.
+    progress. Pinning free symbols comes first (tier 0): on a width-driven original each
+    symbol gone makes every later call cheaper; dropping outputs and inputs and
+    simplifying expressions (tier 1) come next, fine rewrites after.
     A pass whose changes cannot enable earlier passes (shrinking numbers) sets
     `reopens=False`, so its progress does not send the reducer back to tier 0.
     """

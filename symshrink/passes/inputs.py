@@ -81,7 +81,7 @@ def apply_input_drops(repro: Repro, edits: Sequence[DropInput]) -> Repro | None:
 
 
 PASSES = [
-    Pass("drop-outputs", 0, output_edits, apply_output_drops),
-    Pass("drop-inputs", 0, input_edits, apply_input_drops),
+    Pass("drop-outputs", 1, output_edits, apply_output_drops),
+    Pass("drop-inputs", 1, input_edits, apply_input_drops),
     Pass("bypass-nodes", 2, bypass_edits, apply_bypasses),
 ]
