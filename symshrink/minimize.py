@@ -253,13 +253,27 @@ def end_line(out: Path, report: dict[str, Any]) -> str:
     if "slow_phase_s" in initial and "slow_phase_s" in final:
         line += f"; original {_timed(initial)} -> result {_timed(final)}"
     if report["fixpoint"]:
-        rule = f"{report['ratio']:g}x" if report.get("ratio") else "the threshold"
-        line += f", 1-minimal at {rule}"
+        line += f", 1-minimal at {_rule(report)}"
     else:
         line += f"; stopped by {report['stopped_by']}: not minimal yet (--resume continues)"
     if report.get("reverified") is False:
         line += "; WARNING: the result was not slow on re-verification"
     return line
+
+
+def _rule(report: dict[str, Any]) -> str:
+    """The bar the reduction held every candidate to: R x the twin, or the threshold, with
+    the margin (`4.4x the twin (4x + margin 0.1)`)."""
+    margin = report.get("margin_used") or 0.0
+    if report.get("ratio"):
+        bar, unit = report["ratio"], "x"
+    elif report.get("oracle") == "compile":
+        bar, unit = report["threshold_s"], " s"
+    else:
+        return "the test"
+    if not margin:
+        return f"{bar:g}{unit}"
+    return f"{bar * (1 + margin):.2g}{unit} ({bar:g}{unit} + margin {margin:g})"
 
 
 def _timed(side: dict[str, Any]) -> str:
@@ -366,7 +380,8 @@ def _verified(
 
 @contextmanager
 def _progress(enabled: bool) -> Iterator[Any]:
-    """A tqdm bar: calls, accepted changes, free symbols left, expression size, best time.
+    """A tqdm bar: calls, accepted changes, free symbols left, expression size, best time
+    and its ratio to its twin (a lower bound: slow candidates are stopped at the limit).
 
     No ETA: how many calls a reduction needs is not known in advance; tqdm shows the
     elapsed time and the rate.
@@ -378,6 +393,8 @@ def _progress(enabled: bool) -> Iterator[Any]:
         shown = {"accepted": stats.accepted, "cached": stats.cache_hits, **_short(measures(best))}
         if stats.best_s is not None:
             shown["best_s"] = f"{stats.best_s:.1f}"
+        if stats.best_ratio is not None:
+            shown["ratio"] = f"{stats.best_ratio:.1f}x"
         bar.set_postfix(shown)
 
     try:

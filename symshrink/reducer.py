@@ -43,6 +43,7 @@ class Stats:
     stopped_by: str | None = None  # budget that ended the run early, if any
     fixpoint: bool = False  # the last round changed nothing: 1-minimal for every pass
     best_s: float | None = None  # the oracle's CPU seconds for the best model so far
+    best_ratio: float | None = None  # ... and their ratio to its control (ratio verdicts)
 
     def as_dict(self) -> dict[str, object]:
         return dict(self.__dict__)
@@ -175,6 +176,7 @@ class Reducer:
                 self.best = model
                 self.stats.accepted += 1
                 self.stats.best_s = verdicts[key].cpu_s
+                self.stats.best_ratio = verdicts[key].ratio
                 if self.on_improve is not None:
                     self.on_improve(model)
         if self.on_call is not None:

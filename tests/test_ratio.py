@@ -215,3 +215,35 @@ def test_minimize_by_ratio_and_resume_reuses_the_twins(
     assert report["final"]["free_symbols"] == 4 and report["fixpoint"]
     assert report["final"]["ratio"] == pytest.approx(4.0) and report["final"]["lower_bound"]
     assert report["reverified"]
+
+
+def test_the_end_line_says_the_ratios_and_whether_the_result_is_minimal() -> None:
+    side = {"free_symbols": 64, "expr_ops": 600, "slow_phase_s": 17.0, "lower_bound": True}
+    report = {
+        "initial": {**side, "baseline_s": 0.5, "ratio": 34.0},
+        "final": {
+            "free_symbols": 12,
+            "expr_ops": 40,
+            "slow_phase_s": 2.1,
+            "lower_bound": False,
+            "baseline_s": 0.45,
+            "ratio": 4.67,
+        },
+        "oracle_calls": 90,
+        "seconds": 600.0,
+        "fixpoint": True,
+        "ratio": 4.0,
+        "margin_used": 0.1,
+        "oracle": "compile",
+        "reverified": True,
+    }
+    line = minimize_mod.end_line(Path("r.min.py"), report)
+    assert line == (
+        "r.min.py: 64 -> 12 free symbols, 600 -> 40 expression operations in 90 oracle calls "
+        "(600 s); original >= 17.0 s vs twin 0.50 s (>= 34.0x) -> result 2.1 s vs twin 0.45 s "
+        "(4.7x), 1-minimal at 4.4x (4x + margin 0.1)"
+    )
+    cut = minimize_mod.end_line(
+        Path("r.min.py"), {**report, "fixpoint": False, "stopped_by": "max_time=60"}
+    )
+    assert cut.endswith("; stopped by max_time=60: not minimal yet (--resume continues)")
