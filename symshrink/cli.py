@@ -205,7 +205,9 @@ def minimize(
     confirm: Annotated[
         int, typer.Option(help="more runs that must confirm a slow candidate")
     ] = Judging.confirm,
-    progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+    progress: Annotated[
+        bool, typer.Option(help="show progress: a bar on a terminal, plain lines elsewhere")
+    ] = True,
     scheduler: Annotated[
         str | None,
         typer.Option(

@@ -21,8 +21,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from symshrink import installed_version
 from symshrink.baseline import BaselineKind
 from symshrink.errors import ReproError
@@ -34,6 +32,7 @@ from symshrink.oracle.cache import Cache
 from symshrink.oracle.calibrate import DEFAULT_RATIO, CalibrationError
 from symshrink.oracle.custom import CommandRunner
 from symshrink.oracle.runner import ColdRunner, Runner
+from symshrink.progress import Best, Progress
 from symshrink.reducer import Reducer, Stats
 from symshrink.repro.model import Repro
 from symshrink.repro.parse import parse_file
@@ -188,7 +187,9 @@ def minimize(opts: Options) -> Outcome:
     atomic_write(out, render_output(original))  # a valid result exists from the start
     started = time.monotonic()
     oracle = None
+    progress = Progress(opts.progress, max_calls=opts.max_calls, max_time=opts.max_time)
     try:
+        progress.phase("checking the original")
         oracle = make_oracle(opts, source, work)
         journal = Cache(work / JOURNAL)
         key = canonical_key(original)
@@ -216,13 +217,14 @@ def minimize(opts: Options) -> Outcome:
             if opts.max_time is None
             else max(0.0, opts.max_time - (time.monotonic() - started)),
         )
-        with _progress(opts.progress) as on_call, _sigterm_as_interrupt():
-            reducer.on_call = on_call
+        reducer.on_call = partial(_show, progress)
+        with _sigterm_as_interrupt():
             try:
                 final = reducer.run(original)
             except KeyboardInterrupt:
                 final = reducer.best
                 reducer.stats.stopped_by = "interrupted"
+        progress.phase("re-verifying the result")
         final, check, walked_back = _verified(oracle, history, opts.calibration_runs)
         atomic_write(out, render_output(final))
         report = _report(opts, oracle, original, final, reducer.stats, time.monotonic() - started)
@@ -234,6 +236,7 @@ def minimize(opts: Options) -> Outcome:
     except NotInteresting as e:
         return Outcome(1, str(e), original)
     finally:
+        progress.close()
         if oracle is not None:
             oracle.close()
     if opts.report_json is not None:
@@ -378,33 +381,13 @@ def _verified(
     raise AssertionError("unreachable: history holds at least the original")
 
 
-@contextmanager
-def _progress(enabled: bool) -> Iterator[Any]:
-    """A tqdm bar: calls, accepted changes, free symbols left, expression size, best time
-    and its ratio to its twin (a lower bound: slow candidates are stopped at the limit).
-
-    No ETA: how many calls a reduction needs is not known in advance; tqdm shows the
-    elapsed time and the rate.
-    """
-    bar = tqdm(disable=not enabled, unit="call", desc="minimize", dynamic_ncols=True)
-
-    def on_call(stats: Stats, best: Repro) -> None:
-        bar.n = stats.oracle_calls
-        shown = {"accepted": stats.accepted, "cached": stats.cache_hits, **_short(measures(best))}
-        if stats.best_s is not None:
-            shown["best_s"] = f"{stats.best_s:.1f}"
-        if stats.best_ratio is not None:
-            shown["ratio"] = f"{stats.best_ratio:.1f}x"
-        bar.set_postfix(shown)
-
-    try:
-        yield on_call
-    finally:
-        bar.close()
-
-
-def _short(m: dict[str, int]) -> dict[str, int]:
-    return {"symbols": m["free_symbols"], "ops": m["expr_ops"]}
+def _show(progress: Progress, stats: Stats, best: Repro) -> None:
+    """After each oracle call: the pass at work and the best model so far."""
+    m = measures(best)
+    progress.phase(f"pass {stats.current_pass}" if stats.current_pass else "reducing")
+    progress.update(
+        stats.oracle_calls, stats.accepted, Best(m["free_symbols"], m["expr_ops"], stats.best_ratio)
+    )
 
 
 @contextmanager

@@ -44,6 +44,7 @@ class Stats:
     fixpoint: bool = False  # the last round changed nothing: 1-minimal for every pass
     best_s: float | None = None  # the oracle's CPU seconds for the best model so far
     best_ratio: float | None = None  # ... and their ratio to its control (ratio verdicts)
+    current_pass: str | None = None  # the pass whose candidates are being tested
 
     def as_dict(self) -> dict[str, object]:
         return dict(self.__dict__)
@@ -106,6 +107,7 @@ class Reducer:
         if not edits:
             return None
         counts = self.stats.per_pass.setdefault(p.name, {"calls": 0, "accepted": 0})
+        self.stats.current_pass = p.name
         current_size = size(current)
 
         def candidate(kept: tuple) -> Repro | bool:
