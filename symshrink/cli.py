@@ -506,10 +506,33 @@ def run(
         str | None,
         typer.Option(help=_with_default("run on this device", "as captured, CPU without CUDA")),
     ] = None,
+    compare: Annotated[
+        bool,
+        typer.Option(
+            "--compare",
+            help="preserved, independent and the static twin side by side, each in a fresh "
+            "child, with ratios (--mode is ignored)",
+        ),
+    ] = False,
 ) -> None:
     """Retrace and compile a repro with its SymInt relationships; time each phase."""
     from symshrink import retrace
 
+    if compare:
+        from symshrink import compare as comparing
+
+        rows = comparing.compare(
+            repro,
+            no_native_compile=no_native_compile,
+            torch_settings=_settings(torch_setting or []),
+            device=device,
+        )
+        if json_output:
+            data = [{"config": r.config, "cpu_s": r.cpu_s, **asdict(r.result)} for r in rows]
+            typer.echo(json.dumps(data, indent=2))
+        else:
+            typer.echo(comparing.table(rows), nl=False)
+        raise typer.Exit(1 if any(r.result.error for r in rows) else 0)
     try:
         result = retrace.retrace(
             repro,
