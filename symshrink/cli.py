@@ -69,18 +69,30 @@ def inspect(
         typer.echo(summary.text(model), nl=False)
 
 
+def _positive(value: float | None) -> float | None:
+    """A duration that must be more than 0 (a 0 s timeout or threshold judges nothing)."""
+    if value is not None and value <= 0:
+        raise typer.BadParameter(f"{value:g} is not > 0")
+    return value
+
+
 @app.command()
 def minimize(
     repro: ReproPath,
-    timeout: Annotated[float, typer.Option(help="hard cap on one oracle call, seconds")] = 600.0,
+    timeout: Annotated[
+        float, typer.Option(help="hard cap on one oracle call, seconds", callback=_positive)
+    ] = 600.0,
     threshold: Annotated[
         float | None,
-        typer.Option(help="seconds (CPU) that count as slow; default: half the original's"),
+        typer.Option(
+            help="seconds (CPU) that count as slow; default: half the original's",
+            callback=_positive,
+        ),
     ] = None,
     test: Annotated[
         str | None, typer.Option(help="interestingness command: `CMD candidate.py`, exit 0 = yes")
     ] = None,
-    jobs: Annotated[int, typer.Option("-j", "--jobs", help="candidates judged at once")] = 1,
+    jobs: Annotated[int, typer.Option("-j", "--jobs", help="candidates judged at once", min=1)] = 1,
     out: Annotated[
         Path | None, typer.Option("-o", "--out", help="output script [default: REPRO.min.py]")
     ] = None,
@@ -89,8 +101,12 @@ def minimize(
     ] = None,
     resume: Annotated[bool, typer.Option(help="continue a killed run from its journal")] = False,
     report_json: Annotated[Path | None, typer.Option(help="write the JSON report here")] = None,
-    max_calls: Annotated[int | None, typer.Option(help="stop after this many oracle calls")] = None,
-    max_time: Annotated[float | None, typer.Option(help="stop after this many seconds")] = None,
+    max_calls: Annotated[
+        int | None, typer.Option(help="stop after this many oracle calls", min=0)
+    ] = None,
+    max_time: Annotated[
+        float | None, typer.Option(help="stop after this many seconds", min=0.0)
+    ] = None,
     torch_setting: Annotated[
         list[str] | None,
         typer.Option(help="NAME=VALUE torch config or module constant (repeatable)"),
@@ -102,11 +118,12 @@ def minimize(
         float | None,
         typer.Option(
             help="a candidate must reach (1 + MARGIN) x the threshold to count as slow "
-            "[default: the spread of the original's runs, at least 0.1]"
+            "[default: the spread of the original's runs, at least 0.1]",
+            min=0.0,
         ),
     ] = None,
     confirm: Annotated[
-        int, typer.Option(help="more runs that must confirm a slow candidate")
+        int, typer.Option(help="more runs that must confirm a slow candidate", min=0)
     ] = Judging.confirm,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
     scheduler: Annotated[

@@ -37,7 +37,7 @@ class Cache:
 
     def _load(self, path: Path) -> None:
         skipped = 0
-        with path.open() as f:
+        with path.open("rb") as f:  # bytes: a line that is not UTF-8 is skipped like a cut one
             for line in f:
                 try:
                     entry = json.loads(line)
