@@ -40,7 +40,7 @@ from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.cache import Cache
 from symshrink.oracle.calibrate import Calibration, CalibrationError
 from symshrink.oracle.custom import CommandRunner
-from symshrink.oracle.procs import run_in_group
+from symshrink.oracle.lifeline import run_in_group
 from symshrink.oracle.runner import ColdRunner, Runner, child_env
 from symshrink.reducer import Reducer, Stats
 from symshrink.repro.model import Repro
