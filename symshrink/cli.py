@@ -76,7 +76,15 @@ def _positive(value: float | None) -> float | None:
     return value
 
 
-@app.command()
+MINIMIZE_EPILOG = (
+    "Exit codes: 0 a result was written; 1 the original is not slow (not interesting);"
+    " 2 bad input or a bad option (one line on stderr, before any oracle call, also when"
+    " another run holds the work directory); 130 interrupted by SIGINT, 143 by SIGTERM"
+    " (the candidates in flight are killed; OUT holds the best result so far)."
+)
+
+
+@app.command(epilog=MINIMIZE_EPILOG)
 def minimize(
     repro: ReproPath,
     timeout: Annotated[

@@ -35,12 +35,12 @@ from symshrink.oracle import (
     Judging,
     Reverification,
     Workload,
+    lifeline,
 )
 from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.cache import Cache
 from symshrink.oracle.calibrate import Calibration, CalibrationError
 from symshrink.oracle.custom import CommandRunner
-from symshrink.oracle.lifeline import run_in_group
 from symshrink.oracle.runner import ColdRunner, Runner, child_env
 from symshrink.reducer import Reducer, Stats
 from symshrink.repro.model import Repro
@@ -174,7 +174,7 @@ def check_torch_settings(settings: dict[str, str]) -> None:
     """An unknown --torch-setting is bad input, found before the original runs. Resolving
     one imports torch, which this process never does: a short child resolves them."""
     argv = [sys.executable, "-c", _RESOLVE_SETTINGS, json.dumps(settings)]
-    code, _, err = run_in_group(argv, timeout_s=300, env=child_env())
+    code, _, err = lifeline.run_in_group(argv, timeout_s=300, env=child_env())
     if code == 2:
         raise ReproError(f"--torch-setting: {err.strip()}")
 
@@ -287,14 +287,21 @@ def minimize(opts: Options) -> Outcome:
         prepare_work(work, opts.resume)
         check_oracle_options(opts, work)
         atomic_write(out, render_output(original))  # a valid result exists from the start
-        return _run(opts, original, out, work)
+        with _interrupts():
+            try:
+                return _run(opts, original, out, work)
+            except Interrupted as e:
+                message = f"interrupted by {e}; {out} holds the best result so far"
+                return Outcome(e.exit_code, message, original)
 
 
 def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
-    """Calibrate, check the original, reduce, re-verify, report."""
+    """Calibrate, check the original, reduce, re-verify, report (SIGINT and SIGTERM raise
+    Interrupted; one during the reduction only ends the reduction)."""
     source = render(original)
     started = time.monotonic()
     oracle = None
+    interrupted: Interrupted | None = None
     try:
         oracle = make_oracle(opts, source, work)
         journal = Cache(work / JOURNAL)
@@ -323,11 +330,13 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
             if opts.max_time is None
             else max(0.0, opts.max_time - (time.monotonic() - started)),
         )
-        with _progress(opts.progress) as on_call, _sigterm_as_interrupt():
+        with _progress(opts.progress) as on_call:
             reducer.on_call = on_call
             try:
                 final = reducer.run(original)
-            except KeyboardInterrupt:
+            except Interrupted as e:  # the best result so far is on disk; verify and report it
+                interrupted = e
+                lifeline.resume()
                 final = reducer.best
                 reducer.stats.stopped_by = "interrupted"
         final, check, walked_back = _verified(oracle, history, opts.calibration_runs)
@@ -355,7 +364,10 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
     )
     if report.get("reverified") is False:
         message += "; WARNING: the result was not slow on re-verification"
-    return Outcome(0, message, original, final, out, reducer.stats, report)
+    if interrupted is not None:
+        message += f"; interrupted by {interrupted}, this is the best result so far"
+    code = 0 if interrupted is None else interrupted.exit_code
+    return Outcome(code, message, original, final, out, reducer.stats, report)
 
 
 def _not_interesting(verdict: Any, oracle: BaseOracle) -> str:
@@ -454,15 +466,28 @@ def _short(m: dict[str, int]) -> dict[str, int]:
     return {"symbols": m["free_symbols"], "ops": m["expr_ops"]}
 
 
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM: the run stops with exit code 128 + the signal's number (130, 143),
+    what a shell reports for a process the signal killed."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.exit_code = 128 + signum
+
+
 @contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM stops the run like Ctrl-C: the best result so far is already on disk."""
+def _interrupts() -> Iterator[None]:
+    """SIGINT and SIGTERM stop the run alike. Every candidate in flight is killed with its
+    group first, since the threads judging them would otherwise wait for them to end."""
 
     def handler(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
+        lifeline.kill_all()
+        raise Interrupted(signum)
 
-    previous = signal.signal(signal.SIGTERM, handler)
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+        lifeline.resume()

@@ -1,4 +1,4 @@
-"""Nothing left running: SIGKILL of a run leaves no process behind.
+"""Nothing left running: SIGKILL, SIGINT or SIGTERM of a run leaves no process behind.
 
 Real processes, real signals: a `--test` script that starts a `sleep` of its own (a
 grandchild of the minimizer), a cold child and a warm worker's forked candidate that each
@@ -8,6 +8,7 @@ process, listed just before the signal, is gone soon after (zombies count as gon
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -174,6 +175,38 @@ def test_sigkill_of_the_parent_takes_its_candidates_along(runner: str, tmp_path:
     parent.kill()
     parent.wait()
     assert_all_gone(below)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_signal_during_the_reduction_kills_the_test_in_flight(
+    sig: signal.Signals, jobs: int, tmp_path: Path
+) -> None:
+    run = Run(tmp_path, "-j", str(jobs), hang_at=2)
+    below = run.wait_for_hang()
+    run.proc.send_signal(sig)
+    code, _, err = run.finish(timeout=30)
+    assert code == 128 + sig, err
+    assert f"interrupted by {sig.name}" in err
+    assert_all_gone(below - {run.proc.pid})
+    # The killed candidates' verdicts are not journaled: a resume judges them again.
+    assert len((run.work / "journal.jsonl").read_text().splitlines()) == 1
+    report = json.loads((run.work / "report.json").read_text())
+    assert report["stopped_by"] == "interrupted"
+    assert parse_file(tmp_path / "out.py") is not None
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_signal_while_the_original_is_checked(sig: signal.Signals, tmp_path: Path) -> None:
+    run = Run(tmp_path, hang_at=1)
+    below = run.wait_for_hang()
+    run.proc.send_signal(sig)
+    code, _, err = run.finish(timeout=30)
+    assert code == 128 + sig
+    assert err.strip().splitlines() == [
+        f"interrupted by {sig.name}; {tmp_path / 'out.py'} holds the best result so far"
+    ]
+    assert_all_gone(below - {run.proc.pid})
 
 
 def test_a_second_run_on_the_same_work_dir_is_refused(tmp_path: Path) -> None:
