@@ -175,8 +175,8 @@ def check_torch_settings(settings: dict[str, str]) -> None:
     one imports torch, which this process never does: a short child resolves them."""
     argv = [sys.executable, "-c", _RESOLVE_SETTINGS, json.dumps(settings)]
     code, _, err = lifeline.run_in_group(argv, timeout_s=300, env=child_env())
-    if code == 2:
-        raise ReproError(f"--torch-setting: {err.strip()}")
+    if code == 2:  # the last line: torch may have warned before
+        raise ReproError(f"--torch-setting: {err.strip().splitlines()[-1]}")
 
 
 def check_oracle_options(opts: Options, work: Path) -> None:
