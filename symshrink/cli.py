@@ -129,17 +129,39 @@ def inspect(
         typer.echo(summary.text(model), nl=False)
 
 
-@app.command(
-    epilog="Exit codes: 0 a result written, 1 the original is not slow / not interesting, "
-    "2 bad input or option."
+def _positive(value: float | None) -> float | None:
+    """A duration that must be more than 0 (a 0 s timeout or threshold judges nothing)."""
+    if value is not None and value <= 0:
+        raise typer.BadParameter(f"{value:g} is not > 0")
+    return value
+
+
+def _above_one(value: float) -> float:
+    """A ratio that can tell slow from not slow (at 1x every candidate is its own twin)."""
+    if value <= 1:
+        raise typer.BadParameter(f"{value:g} is not > 1")
+    return value
+
+
+MINIMIZE_EPILOG = (
+    "Exit codes: 0 a result was written; 1 the original is not slow (not interesting);"
+    " 2 bad input or a bad option (one line on stderr, before any oracle call, also when"
+    " another run holds the work directory); 130 interrupted by SIGINT, 143 by SIGTERM"
+    " (the candidates in flight are killed; OUT holds the best result so far)."
 )
+
+
+@app.command(epilog=MINIMIZE_EPILOG)
 def minimize(
     repro: ReproPath,
-    timeout: Annotated[float, typer.Option(help="hard cap on one oracle call, seconds")] = 600.0,
+    timeout: Annotated[
+        float, typer.Option(help="hard cap on one oracle call, seconds", callback=_positive)
+    ] = 600.0,
     ratio: Annotated[
         float,
         typer.Option(
-            help="slow = still compiling at RATIO x the candidate's control, measured alike"
+            help="slow = still compiling at RATIO x the candidate's control, measured alike",
+            callback=_above_one,
         ),
     ] = DEFAULT_RATIO,
     baseline: Annotated[
@@ -154,7 +176,8 @@ def minimize(
         typer.Option(
             help=_with_default(
                 "absolute mode: CPU seconds that count as slow, instead of --ratio", "none"
-            )
+            ),
+            callback=_positive,
         ),
     ] = None,
     test: Annotated[
@@ -165,7 +188,7 @@ def minimize(
             )
         ),
     ] = None,
-    jobs: Annotated[int, typer.Option("-j", "--jobs", help="candidates judged at once")] = 1,
+    jobs: Annotated[int, typer.Option("-j", "--jobs", help="candidates judged at once", min=1)] = 1,
     out: Annotated[
         Path | None,
         typer.Option("-o", "--out", help=_with_default("output script", "REPRO.min.py")),
@@ -184,10 +207,11 @@ def minimize(
     ] = None,
     max_calls: Annotated[
         int | None,
-        typer.Option(help=_with_default("stop after this many oracle calls", "no limit")),
+        typer.Option(help=_with_default("stop after this many oracle calls", "no limit"), min=0),
     ] = None,
     max_time: Annotated[
-        float | None, typer.Option(help=_with_default("stop after this many seconds", "no limit"))
+        float | None,
+        typer.Option(help=_with_default("stop after this many seconds", "no limit"), min=0.0),
     ] = None,
     torch_setting: TorchSettings = None,
     no_signature: Annotated[
@@ -199,11 +223,12 @@ def minimize(
             help=_with_default(
                 "a candidate must reach (1 + MARGIN) x its limit to count as slow",
                 "the spread of the original's control runs, at least 0.1",
-            )
+            ),
+            min=0.0,
         ),
     ] = None,
     confirm: Annotated[
-        int, typer.Option(help="more runs that must confirm a slow candidate")
+        int, typer.Option(help="more runs that must confirm a slow candidate", min=0)
     ] = Judging.confirm,
     progress: Annotated[
         bool, typer.Option(help="show progress: a bar on a terminal, plain lines elsewhere")

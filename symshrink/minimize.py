@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shlex
 import shutil
 import signal
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,14 +26,21 @@ from typing import Any
 from symshrink import installed_version
 from symshrink.baseline import BaselineKind
 from symshrink.errors import ReproError
-from symshrink.files import atomic_write
+from symshrink.files import atomic_write, check_writable, held
 from symshrink.graph import SymGraph
-from symshrink.oracle import CommandOracle, CompileOracle, Judging, Reverification, Workload
+from symshrink.oracle import (
+    CommandOracle,
+    CompileOracle,
+    Judging,
+    Reverification,
+    Workload,
+    lifeline,
+)
 from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.cache import Cache
-from symshrink.oracle.calibrate import DEFAULT_RATIO, CalibrationError
+from symshrink.oracle.calibrate import DEFAULT_RATIO, Calibration, CalibrationError
 from symshrink.oracle.custom import CommandRunner
-from symshrink.oracle.runner import ColdRunner, Runner
+from symshrink.oracle.runner import ColdRunner, Runner, child_env
 from symshrink.progress import Best, Progress
 from symshrink.reducer import Reducer, Stats
 from symshrink.repro.model import Repro
@@ -45,6 +54,7 @@ JOURNAL = "journal.jsonl"
 CONTROLS = "controls.jsonl"
 CALIBRATION = "calibration.json"
 REPORT = "report.json"
+LOCK = "lock"  # flock'd while a run uses the directory; holds its pid
 
 
 @dataclass
@@ -98,15 +108,90 @@ def output_path(repro: Path, out: Path | None) -> Path:
     return path
 
 
-def work_directory(out: Path, work_dir: Path | None, resume: bool) -> Path:
-    """The run's state directory; a fresh run starts from an empty journal."""
+def check_outputs(opts: Options, out: Path) -> None:
+    """The files the run writes: the report overwrites neither the input nor the output, and
+    each can be written (checked now: the report comes after hours of work)."""
+    if opts.report_json is not None:
+        for name, path in (("the input", opts.repro), ("the output", out)):
+            if opts.report_json.resolve() == path.resolve():
+                raise ReproError(
+                    f"--report-json would overwrite {name}; choose another path", opts.report_json
+                )
+        check_writable(opts.report_json)
+    check_writable(out)
+
+
+def work_directory(out: Path, work_dir: Path | None) -> Path:
+    """The run's state directory (made if missing)."""
     path = work_dir if work_dir is not None else out.with_name(out.name + ".work")
     path = path.resolve()  # oracle children run in scratch directories of their own
-    path.mkdir(parents=True, exist_ok=True)
-    if not resume:
-        for name in (JOURNAL, CONTROLS, CALIBRATION):
-            (path / name).unlink(missing_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ReproError(f"cannot make the work directory: {e.strerror}", path) from None
     return path
+
+
+def prepare_work(work: Path, resume: bool) -> None:
+    """With the work directory locked: the candidates' folders a killed run left go, the
+    journal and calibration must be files, and a fresh run starts without them."""
+    for folder in work.glob("cand-*"):
+        shutil.rmtree(folder, ignore_errors=True)
+    for name in (JOURNAL, CONTROLS, CALIBRATION):
+        path = work / name
+        if path.exists() and not path.is_file():
+            raise ReproError("not a regular file; remove it or choose another --work-dir", path)
+        if not resume:
+            path.unlink(missing_ok=True)
+
+
+def check_calibration(path: Path) -> None:
+    """A saved calibration cut short or edited is refused: every verdict would rest on it."""
+    try:
+        cal = Calibration.load(path)
+        valid = cal.clock in ("cpu", "wall") and all(
+            isinstance(x, int | float) for x in (*cal.measures, cal.threshold_s)
+        )
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+        valid = False
+    if not valid:
+        raise ReproError(
+            "not a calibration symshrink wrote (cut short or edited?); "
+            "remove it to measure the original again",
+            path,
+        )
+
+
+_RESOLVE_SETTINGS = """\
+import json, sys
+from symshrink.retrace import SettingError, resolve_settings
+try:
+    resolve_settings(json.loads(sys.argv[1]))
+except SettingError as e:
+    print(e, file=sys.stderr)
+    sys.exit(2)
+"""
+
+
+def check_torch_settings(settings: dict[str, str]) -> None:
+    """An unknown --torch-setting is bad input, found before the original runs. Resolving
+    one imports torch, which this process never does: a short child resolves them."""
+    argv = [sys.executable, "-c", _RESOLVE_SETTINGS, json.dumps(settings)]
+    code, _, err = lifeline.run_in_group(argv, timeout_s=300, env=child_env())
+    if code == 2:  # the last line: torch may have warned before
+        raise ReproError(f"--torch-setting: {err.strip().splitlines()[-1]}")
+
+
+def check_oracle_options(opts: Options, work: Path) -> None:
+    """What the oracle would otherwise fail on only once it runs, as a traceback or as an
+    original that 'cannot be measured'."""
+    if opts.test is not None:
+        test_command(opts.test)
+        return
+    if opts.resume and (work / CALIBRATION).exists():
+        check_calibration(work / CALIBRATION)
+    if opts.torch_settings:
+        check_torch_settings(opts.torch_settings)
 
 
 def measures(repro: Repro) -> dict[str, int]:
@@ -127,10 +212,28 @@ def test_command(test: str) -> list[str]:
         raise ReproError("--test: empty command")
     program = Path(argv[0])
     if program.exists():
+        _check_runnable(program)
         argv[0] = str(program.resolve())
     elif shutil.which(argv[0]) is None:
         raise ReproError(f"--test: command not found: {argv[0]}")
     return argv
+
+
+def _check_runnable(program: Path) -> None:
+    """What exec would refuse, said in words: not a file, not executable, no `#!` line."""
+    if not program.is_file():
+        raise ReproError("--test: not a file", program)
+    if not os.access(program, os.X_OK):
+        raise ReproError(
+            f"--test: not executable (chmod +x it, or --test 'python3 {program}')", program
+        )
+    with program.open("rb") as f:
+        magic = f.read(4)
+    if not (magic.startswith(b"#!") or magic == b"\x7fELF"):
+        raise ReproError(
+            f"--test: no #! line, so it cannot be run (add one, or --test 'sh {program}')",
+            program,
+        )
 
 
 def remote_runner(opts: Options, local: Callable[[], Runner]) -> Runner | None:
@@ -180,13 +283,31 @@ def make_oracle(opts: Options, original_source: str, work: Path) -> BaseOracle:
 
 
 def minimize(opts: Options) -> Outcome:
+    """The run; bad input or a bad option is a ReproError before any oracle call, and the
+    work directory is held (locked) until the end."""
     original = parse_file(opts.repro)
     out = output_path(opts.repro, opts.out)
-    work = work_directory(out, opts.work_dir, opts.resume)
+    check_outputs(opts, out)
+    work = work_directory(out, opts.work_dir)
+    with held(work / LOCK):
+        prepare_work(work, opts.resume)
+        check_oracle_options(opts, work)
+        atomic_write(out, render_output(original))  # a valid result exists from the start
+        with _interrupts():
+            try:
+                return _run(opts, original, out, work)
+            except Interrupted as e:
+                message = f"interrupted by {e}; {out} holds the best result so far"
+                return Outcome(e.exit_code, message, original)
+
+
+def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
+    """Calibrate, check the original, reduce, re-verify, report (SIGINT and SIGTERM raise
+    Interrupted; one during the reduction only ends the reduction)."""
     source = render(original)
-    atomic_write(out, render_output(original))  # a valid result exists from the start
     started = time.monotonic()
     oracle = None
+    interrupted: Interrupted | None = None
     progress = Progress(opts.progress, max_calls=opts.max_calls, max_time=opts.max_time)
     try:
         progress.phase("checking the original")
@@ -218,12 +339,13 @@ def minimize(opts: Options) -> Outcome:
             else max(0.0, opts.max_time - (time.monotonic() - started)),
         )
         reducer.on_call = partial(_show, progress)
-        with _sigterm_as_interrupt():
-            try:
-                final = reducer.run(original)
-            except KeyboardInterrupt:
-                final = reducer.best
-                reducer.stats.stopped_by = "interrupted"
+        try:
+            final = reducer.run(original)
+        except Interrupted as e:  # the best result so far is on disk; verify and report it
+            interrupted = e
+            lifeline.resume()
+            final = reducer.best
+            reducer.stats.stopped_by = "interrupted"
         progress.phase("re-verifying the result")
         final, check, walked_back = _verified(oracle, history, opts.calibration_runs)
         atomic_write(out, render_output(final))
@@ -242,7 +364,11 @@ def minimize(opts: Options) -> Outcome:
     if opts.report_json is not None:
         atomic_write(opts.report_json, json.dumps(report, indent=2) + "\n")
     atomic_write(work / REPORT, json.dumps(report, indent=2) + "\n")
-    return Outcome(0, end_line(out, report), original, final, out, reducer.stats, report)
+    message = end_line(out, report)
+    if interrupted is not None:
+        message += f"; interrupted by {interrupted}, this is the best result so far"
+    code = 0 if interrupted is None else interrupted.exit_code
+    return Outcome(code, message, original, final, out, reducer.stats, report)
 
 
 def end_line(out: Path, report: dict[str, Any]) -> str:
@@ -390,15 +516,28 @@ def _show(progress: Progress, stats: Stats, best: Repro) -> None:
     )
 
 
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM: the run stops with exit code 128 + the signal's number (130, 143),
+    what a shell reports for a process the signal killed."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.exit_code = 128 + signum
+
+
 @contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM stops the run like Ctrl-C: the best result so far is already on disk."""
+def _interrupts() -> Iterator[None]:
+    """SIGINT and SIGTERM stop the run alike. Every candidate in flight is killed with its
+    group first, since the threads judging them would otherwise wait for them to end."""
 
     def handler(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
+        lifeline.kill_all()
+        raise Interrupted(signum)
 
-    previous = signal.signal(signal.SIGTERM, handler)
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+        lifeline.resume()

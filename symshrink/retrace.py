@@ -54,6 +54,7 @@ __all__ = [
     "SettingError",
     "main",
     "parse_setting_items",
+    "resolve_settings",
     "retrace",
     "symint_ops",
 ]
@@ -173,6 +174,11 @@ def _resolve_setting(name: str, text: str) -> tuple[Any, str, Any]:
             raise SettingError(f"unknown torch setting {name}: {path} has no {parts[-1]!r}")
         return obj, parts[-1], value
     raise SettingError(f"unknown torch setting {name}: no importable module in the name")
+
+
+def resolve_settings(settings: Mapping[str, str]) -> list[tuple[Any, str, Any]]:
+    """(object, attribute, value) of each setting; SettingError for one that does not resolve."""
+    return [_resolve_setting(name, text) for name, text in settings.items()]
 
 
 @contextlib.contextmanager
@@ -299,7 +305,7 @@ def retrace(
     path = Path(script)
     repro = parse_file(path)
     run = _Run(path, repro, mode, no_native_compile, device)
-    settings = [_resolve_setting(k, v) for k, v in (torch_settings or {}).items()]
+    settings = resolve_settings(torch_settings or {})
     run.execute(settings)
     return run.result
 

@@ -249,7 +249,7 @@ def run_script(path: Path, *, timeout: float) -> tuple[float | None, str | None]
 
     The script runs in its own process group, killed whole at the timeout.
     """
-    from symshrink.oracle.procs import run_in_group
+    from symshrink.oracle.lifeline import run_in_group
     from symshrink.oracle.runner import child_env
 
     code, out, err = run_in_group([sys.executable, str(path)], timeout_s=timeout, env=child_env())
@@ -344,7 +344,7 @@ def capture(
     arguments become Symbols (`abstract_torch`); without, such calls come back with
     `torch_specific` set and cannot be rendered. Raises CaptureError when the child fails.
     """
-    from symshrink.oracle.procs import run_in_group
+    from symshrink.oracle.lifeline import run_in_group
     from symshrink.oracle.runner import child_env
 
     cmd = [sys.executable, "-m", "symshrink.sympy_repro", "capture", str(script), "--json"]

@@ -73,3 +73,20 @@ def planted_predicate(planted: set[str]):
 
 def choose_planted(n: int, k: int, seed: int = 0) -> set[str]:
     return {f"s{i}" for i in random.Random(seed + 1).sample(range(n), k)}
+
+
+# A `--test` script (format in `python`) for a rendered planted model: interesting iff the
+# floor division survives. Each call appends a line to $CALL_LOG; the $HANG_AT-th call and
+# every later one starts `sleep $TOKEN` and hangs instead.
+TEST_SCRIPT = """\
+#!{python}
+import os, subprocess, sys, time
+log = os.environ["CALL_LOG"]
+with open(log, "a") as f:
+    f.write("call\\n")
+hang_at = int(os.environ.get("HANG_AT", "0"))
+if hang_at and sum(1 for _ in open(log)) >= hang_at:
+    subprocess.Popen(["sleep", os.environ["TOKEN"]])
+    time.sleep(600)
+sys.exit(0 if "//160" in open(sys.argv[1]).read() else 1)
+"""

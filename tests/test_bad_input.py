@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+
+from symshrink.repro.parse import parse_file
 
 pytestmark = pytest.mark.torch  # the base script is written by torch
 
@@ -106,6 +110,40 @@ def test_truncated_script_is_a_syntax_error(good: str, tmp_path: Path) -> None:
     result = run_inspect(path)
     assert result.returncode == 2
     assert "syntax error" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_load_args_cut_at_a_line_names_the_counts(good: str, tmp_path: Path) -> None:
+    """A file cut between two reader lines parses, but its forward cannot be called."""
+    path = tmp_path / "cut.py"
+    path.write_text(good[: good.index("    reader.symint(23069")])
+    result = run_inspect(path)
+    assert result.returncode == 2, result.stderr
+    last = len(path.read_text().splitlines())  # the last line load_args kept
+    assert result.stderr.strip().splitlines() == [
+        f"symshrink: error: {path}:{last}: load_args reads 4 inputs but Repro.forward takes 6"
+        " (is the file cut short?)"
+    ]
+
+
+def test_fifo_is_refused_not_read(tmp_path: Path) -> None:
+    path = tmp_path / "repro.py"
+    os.mkfifo(path)
+    result = run_inspect(path)  # a read would block until the 60 s timeout
+    assert result.returncode == 2
+    assert result.stderr == f"symshrink: error: {path}: not a regular file, not a repro script\n"
+
+
+def test_50_mb_of_comments_parse_in_linear_time(good: str, tmp_path: Path) -> None:
+    """ast.get_source_segment splits the whole source on every call: 218 s for this file."""
+    comments = ("# " + "x" * 76 + "\n") * (25 * 2**20 // 79)  # twice: 50 MB
+    at = good.index("class Repro")
+    path = tmp_path / "big.py"
+    path.write_text(good[:at] + comments + good[at:] + comments)
+    start = time.perf_counter()
+    repro = parse_file(path)
+    took = time.perf_counter() - start
+    assert len(repro.inputs) == 6
+    assert took < 10, f"{took:.1f} s for 50 MB (2.5 s on 2 busy cores)"
 
 
 def test_good_base_parses(good: str, tmp_path: Path) -> None:

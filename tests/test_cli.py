@@ -82,8 +82,9 @@ def test_minimize_help_golden() -> None:
         "--baseline <static|independent>",
         "--resume continue a killed run from its journal",
         "--no-signature accept slow candidates whatever the cause",
-        "Exit codes: 0 a result written, 1 the original is not slow / not interesting, "
-        "2 bad input or option.",
+        "Exit codes: 0 a result was written; 1 the original is not slow (not interesting); "
+        "2 bad input or a bad option",
+        "130 interrupted by SIGINT, 143 by SIGTERM",
     ):
         assert fragment in text, fragment
 

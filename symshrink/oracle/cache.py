@@ -55,7 +55,7 @@ class JsonlStore(Generic[R]):
 
     def _load(self, path: Path) -> None:
         skipped = 0
-        with path.open() as f:
+        with path.open("rb") as f:  # bytes: a line that is not UTF-8 is skipped like a cut one
             for line in f:
                 try:
                     entry = json.loads(line)

@@ -124,15 +124,15 @@ class Calibration:
         reference = data.get("reference_s")
         return cls(
             clock=data["clock"],
-            measures=tuple(float(m) for m in data["measures"]),
-            threshold_s=float(data["threshold_s"]),
+            measures=tuple(_number(m) for m in data["measures"]),
+            threshold_s=_number(data["threshold_s"]),
             phases=tuple(data.get("phases", ())),
             profiles=tuple(Profile.from_dict(p) for p in data.get("profiles", ())),
-            ratio=None if ratio is None else float(ratio),
+            ratio=None if ratio is None else _number(ratio),
             baseline=data.get("baseline", "static"),
-            baseline_measures=tuple(float(m) for m in data.get("baseline_measures", ())),
+            baseline_measures=tuple(_number(m) for m in data.get("baseline_measures", ())),
             stopped=bool(data.get("stopped", False)),
-            reference_s=None if reference is None else float(reference),
+            reference_s=None if reference is None else _number(reference),
         )
 
     def save(self, path: Path) -> None:
@@ -141,6 +141,13 @@ class Calibration:
     @classmethod
     def load(cls, path: Path) -> Calibration:
         return cls.from_dict(json.loads(path.read_text()))
+
+
+def _number(value: Any) -> float:
+    """A number of a saved calibration; anything else means the file was edited or cut."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"not a number: {value!r}")
+    return float(value)
 
 
 def calibrate(

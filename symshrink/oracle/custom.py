@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import logging
 import shlex
-import subprocess
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.cache import Cache
-from symshrink.oracle.runner import Job, Limits, Run, Runner, Workload, collect, supervise
+from symshrink.oracle.runner import Job, Limits, Run, Runner, Workload, run_leader
 from symshrink.oracle.verdict import Verdict
 
 log = logging.getLogger(__name__)
@@ -56,19 +55,7 @@ class CommandRunner:
         self.slots = slots
 
     def run(self, job: Job, limits: Limits) -> Run:
-        with open(job.stdout_path, "wb") as out:
-            started = time.monotonic()
-            proc = subprocess.Popen(
-                [*self.cmd, str(job.script)],
-                cwd=job.dir,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        exit_ = supervise(proc.pid, limits, started)
-        proc.returncode = exit_.returncode
-        return collect(job, exit_)
+        return run_leader([*self.cmd, str(job.script)], job, limits, merge_stderr=True)
 
     def close(self) -> None:
         """Nothing is kept between runs."""

@@ -21,6 +21,7 @@ import weakref
 from pathlib import Path
 from typing import IO, Any
 
+from symshrink.oracle.lifeline import watched
 from symshrink.oracle.procs import kill_group
 from symshrink.oracle.runner import Exit, Job, Limits, Run, child_env, collect
 
@@ -106,7 +107,8 @@ class _Worker:
             raise WorkerDied(str(exc)) from exc
         try:
             self.candidate = self._read()["started"]
-            return self._read()
+            with watched(self.candidate):  # its group must not outlive this process either
+                return self._read()
         except WorkerDied:
             if self.candidate is not None:  # orphaned: its group is ours to kill now
                 kill_group(self.candidate)
@@ -196,6 +198,10 @@ class WarmPool:
                     worker = self._replace(worker)
             else:
                 return _failed("the warm worker died twice on this candidate")
+        except BaseException:  # interrupted mid-job: its reply would answer the next job
+            if not self._closed:
+                worker = self._replace(worker)
+            raise
         finally:
             self._idle.put(worker)
         if reply.get("threads_at_fork", 1) != 1:

@@ -13,7 +13,6 @@ import ctypes
 import logging
 import os
 import signal
-import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
+_PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -112,35 +112,16 @@ def become_subreaper() -> bool:
     return _prctl(_PR_SET_CHILD_SUBREAPER, 1)
 
 
-def die_with_parent() -> bool:
-    """SIGKILL this process when its parent dies (a forked candidate of a dead worker)."""
-    return _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+def die_with_parent(parent: int) -> bool:
+    """SIGKILL this process when its parent dies (a forked candidate of a dead worker);
+    False if `parent` died before this was set (then nothing will)."""
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    return os.getppid() == parent
 
 
-def run_in_group(
-    argv: list[str], *, timeout_s: float, cwd: str | Path | None = None, env: dict | None = None
-) -> tuple[int | None, str, str]:
-    """Run `argv` as the leader of a new process group; (exit code, stdout, stderr).
-
-    The whole group is SIGKILLed at `timeout_s` (exit code None) and again when the
-    leader is done, so nothing it started (compile workers) outlives the call.
-    """
-    proc = subprocess.Popen(
-        argv,
-        cwd=cwd,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        kill_group(proc.pid)
-        proc.communicate()
-        return None, "", ""
-    finally:
-        with contextlib.suppress(Exception):
-            kill_group(proc.pid, settle_s=0.5)
-    return proc.returncode, out, err
+def python_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """This environment and `extra`, with this `symshrink` importable by a child Python."""
+    env = {**os.environ, **(extra or {})}
+    path = env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_PARENT, path) if p)
+    return env

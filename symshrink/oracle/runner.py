@@ -24,13 +24,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from symshrink.oracle.procs import kill_group, read_stat, signal_group
+from symshrink.oracle.lifeline import watched
+from symshrink.oracle.procs import kill_group, python_env, read_stat, signal_group
 from symshrink.oracle.profile import Clock, Profile
 
 Reason = Literal["exited", "threshold", "timeout"]
 
 _POLL_S = 0.01
-_PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 
 # Environment of every child: no on-disk compile caches (a candidate must not be fast
 # because an earlier one left its graph behind, and the sample scripts pin
@@ -48,10 +48,7 @@ CHILD_ENV: dict[str, str] = {
 
 def child_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     """The environment a child (or warm worker) starts with; `symshrink` stays importable."""
-    env = {**os.environ, **CHILD_ENV, **(extra or {})}
-    path = env.get("PYTHONPATH", "")
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_PARENT, path) if p)
-    return env
+    return python_env({**CHILD_ENV, **(extra or {})})
 
 
 # The functions that bound `symshrink.retrace`'s phases (the ones its `dynamo_timed` keys
@@ -245,6 +242,12 @@ def supervise(pid: int, limits: Limits, started: float) -> Exit:
                 status, usage = _stop(pid, limits.grace_s)
                 break
             _wait_readable(pidfd, _POLL_S)
+    except BaseException:  # interrupted: the child must not outlive the wait
+        signal_group(pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+        kill_group(pid)
+        raise
     finally:
         if pidfd is not None:
             os.close(pidfd)
@@ -295,6 +298,33 @@ class Runner(Protocol):
     def close(self) -> None: ...
 
 
+def run_leader(
+    cmd: list[str],
+    job: Job,
+    limits: Limits,
+    *,
+    env: dict[str, str] | None = None,
+    merge_stderr: bool = False,
+) -> Run:
+    """Run `cmd` in the job's directory as the leader of a new, watched process group,
+    supervised to its limits; its output goes to the job's files (stderr into stdout's)."""
+    with open(job.stdout_path, "wb") as out, open(job.stderr_path, "wb") as err:
+        started = time.monotonic()
+        proc = subprocess.Popen(
+            cmd,
+            cwd=job.dir,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT if merge_stderr else err,
+            start_new_session=True,
+        )
+    with watched(proc.pid):
+        exit_ = supervise(proc.pid, limits, started)
+    proc.returncode = exit_.returncode  # reaped by supervise; keep Popen from waiting
+    return collect(job, exit_)
+
+
 class ColdRunner:
     """Each candidate in a fresh `python -m symshrink.oracle.child` (pays the torch import)."""
 
@@ -305,20 +335,7 @@ class ColdRunner:
 
     def run(self, job: Job, limits: Limits) -> Run:
         cmd = [self.python, "-m", "symshrink.oracle.child", str(job.spec_path)]
-        with open(job.stdout_path, "wb") as out, open(job.stderr_path, "wb") as err:
-            started = time.monotonic()
-            proc = subprocess.Popen(
-                cmd,
-                cwd=job.dir,
-                env=self._env,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=err,
-                start_new_session=True,
-            )
-        exit_ = supervise(proc.pid, limits, started)
-        proc.returncode = exit_.returncode  # reaped by supervise; keep Popen from waiting
-        return collect(job, exit_)
+        return run_leader(cmd, job, limits, env=self._env)
 
     def close(self) -> None:
         """Nothing is kept between runs."""

@@ -4,15 +4,19 @@ Started by `pool.WarmPool` as `python -m symshrink.oracle.worker PRELOAD_JSON`. 
 job per line on stdin and answers one JSON line per job on its original stdout (its fd 1 is
 pointed at stderr, so nothing a module prints can corrupt the protocol). It forks before
 anything compiles, so every child starts with torch imported and every cache empty; it
-supervises the child itself because only a parent can reap it and read its CPU time.
+supervises the child itself because only a parent can reap it and read its CPU time. It
+exits, killing its child's group, as soon as its stdin closes: the pool is closing, or the
+process that started it died (a SIGKILL gives it no chance to say so).
 """
 
 from __future__ import annotations
 
+import fcntl
 import gc
 import importlib
 import json
 import os
+import select
 import signal
 import sys
 import time
@@ -60,13 +64,14 @@ def _preload(items: list[str]) -> dict[str, Any]:
     return {"import_s": time.perf_counter() - start, "failed": failed}
 
 
-def _child(job: dict[str, Any], ready_w: int, proto_fds: tuple[int, ...]) -> None:
+def _child(job: dict[str, Any], ready_w: int, proto_fds: tuple[int, ...], worker: int) -> None:
     """In the forked child: become a group leader, detach from the worker, run, never return."""
     code = _EXIT_CHILD_SETUP
     try:
         os.setsid()
-        die_with_parent()
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
+        if not die_with_parent(worker):
+            return
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE, signal.SIGIO):
             signal.signal(sig, signal.SIG_DFL)
         for fd in proto_fds:
             os.close(fd)
@@ -98,14 +103,34 @@ def _on_term(signum: int, frame: object) -> None:
     os._exit(128 + signum)
 
 
+def _on_stdin(signum: int, frame: object) -> None:
+    """stdin changed (SIGIO): a job arrived, or the pool's end closed. Closed, the pool is
+    closing or its process died (SIGKILL included): stop at once, even mid-preload or
+    mid-job, rather than live on for the rest of an import or a compile."""
+    poll = select.poll()
+    poll.register(0, select.POLLIN)
+    if any(events & select.POLLHUP for _, events in poll.poll(0)):
+        _on_term(signum, frame)
+
+
+def _watch_stdin() -> None:
+    """Have the kernel send SIGIO when stdin (the pool's pipe) becomes readable or closes,
+    and look once now: it may have closed while this process started."""
+    signal.signal(signal.SIGIO, _on_stdin)
+    fcntl.fcntl(0, fcntl.F_SETOWN, os.getpid())
+    fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_ASYNC)
+    _on_stdin(signal.SIGIO, None)
+
+
 def _run_job(job: dict[str, Any], proto: TextIO) -> dict[str, Any]:
     threads = thread_count()
     ready_r, ready_w = os.pipe()
+    worker = os.getpid()
     started = time.monotonic()
     pid = os.fork()
     if pid == 0:
         os.close(ready_r)
-        _child(job, ready_w, (0, proto.fileno()))
+        _child(job, ready_w, (0, proto.fileno()), worker)
     _running.add(pid)
     os.close(ready_w)
     os.read(ready_r, 1)  # the child leads its own group now (or died trying: EOF)
@@ -124,6 +149,7 @@ def main() -> None:
     os.dup2(2, 1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, _on_term)
+    _watch_stdin()
     become_subreaper()
     info = _preload(json.loads(sys.argv[1]))
     proto.write(json.dumps({"ready": True, "pid": os.getpid(), "threads": thread_count(), **info}))

@@ -9,8 +9,10 @@ naming the file and line.
 from __future__ import annotations
 
 import ast
+import io
 import logging
 import re
+import stat
 from pathlib import Path
 
 import sympy
@@ -26,6 +28,7 @@ from symshrink.repro.model import (
     SymIntInput,
     TensorInput,
 )
+from symshrink.repro.source import forward_params
 
 log = logging.getLogger(__name__)
 
@@ -36,14 +39,17 @@ _TENSOR_KWARGS = ("storage_offset", "dtype", "requires_grad", "is_leaf")
 
 
 def read_source(path: str | Path) -> str:
-    """The script's text, or a ReproError for a missing, empty, binary or non-UTF-8 file."""
+    """The script's text; a ReproError for a missing, irregular, empty, binary or non-UTF-8 file."""
     p = Path(path)
     try:
+        mode = p.stat().st_mode
+        if stat.S_ISDIR(mode):
+            raise ReproError("is a directory, not a repro script", p)
+        if not stat.S_ISREG(mode):  # a FIFO would block the read forever
+            raise ReproError("not a regular file, not a repro script", p)
         data = p.read_bytes()
     except FileNotFoundError:
         raise ReproError("no such file", p) from None
-    except IsADirectoryError:
-        raise ReproError("is a directory, not a repro script", p) from None
     except OSError as e:
         raise ReproError(f"cannot read: {e.strerror}", p) from None
     if not data.strip():
@@ -70,7 +76,11 @@ class _Parser:
     def __init__(self, source: str, path: str) -> None:
         self.source = source
         self.path = path
-        self.lines = source.splitlines()
+        # Lines as the parser numbers them (str.splitlines also splits at form feeds and
+        # other separators), split once: ast.get_source_segment splits the whole source
+        # again on every call, which made a 50 MB file take minutes.
+        self.raw_lines = io.StringIO(source, newline="").readlines()
+        self.lines = [line.rstrip("\r\n") for line in self.raw_lines]
 
     def error(self, message: str, node: ast.AST | int | None = None) -> ReproError:
         line = node if isinstance(node, int) or node is None else getattr(node, "lineno", None)
@@ -87,6 +97,8 @@ class _Parser:
         )
         load_args = self.find(tree, ast.FunctionDef, "load_args", "no `def load_args(reader)`")
         inputs, storages, tail = self.load_args(load_args)
+        module_source = self.segment(repro_class)
+        self.check_input_count(module_source, inputs, load_args)
         hints = self.complete_hints(hints, inputs, storages)
         start = self.line_start(repro_class)
         preamble = "\n".join(self.lines[last_hint_line:start]).strip("\n")
@@ -94,7 +106,7 @@ class _Parser:
             hints=hints,
             inputs=tuple(inputs),
             storages=tuple(storages),
-            module_source=self.segment(repro_class),
+            module_source=module_source,
             preamble=preamble,
             load_args_tail=tuple(tail),
             run_options=self.run_options(tree),
@@ -249,6 +261,18 @@ class _Parser:
             expr = self.expr_text(k.value.value, stmt)
         return SymIntInput(self.comment_name(stmt, "symint"), hint, expr)
 
+    def check_input_count(
+        self, module_source: str, inputs: list[Input], fn: ast.FunctionDef
+    ) -> None:
+        """Fewer inputs than forward takes: the script (and any result) cannot run."""
+        params = forward_params(module_source)
+        if len(inputs) < len(params):
+            raise self.error(
+                f"load_args reads {len(inputs)} inputs but Repro.forward takes {len(params)}"
+                " (is the file cut short?)",
+                fn.end_lineno,
+            )
+
     def complete_hints(
         self, hints: dict[str, int], inputs: list[Input], storages: list[Storage]
     ) -> dict[str, int]:
@@ -382,10 +406,14 @@ class _Parser:
             block = self.lines[start : node.end_lineno]  # type: ignore[attr-defined]
             indent = node.col_offset  # type: ignore[attr-defined]
             return "\n".join(line[indent:] if line[:indent].isspace() else line for line in block)
-        text = ast.get_source_segment(self.source, node)
-        if text is None:  # pragma: no cover - ast always has positions here
-            raise self.error("cannot locate source", node)
-        return text
+        # What ast.get_source_segment does, on the lines split once (offsets are UTF-8 bytes).
+        first, last = node.lineno - 1, node.end_lineno - 1  # type: ignore[attr-defined, operator]
+        start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+        if first == last:
+            return self.raw_lines[first].encode()[start:end].decode()
+        head = self.raw_lines[first].encode()[start:].decode()
+        tail = self.raw_lines[last].encode()[:end].decode()
+        return head + "".join(self.raw_lines[first + 1 : last]) + tail
 
 
 def _reader_call(stmt: ast.stmt) -> ast.Call | None:
