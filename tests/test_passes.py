@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symshrink.expr import evaluate, parse_expr, torch_str
-from symshrink.passes import all_passes, exprs, inputs, numbers, symbols
+from symshrink.passes import all_passes, constants, exprs, inputs, numbers, symbols
 from symshrink.passes.common import normalize, size
 from symshrink.repro.model import Repro, SymIntInput
 from tests.planted import planted_model
@@ -139,6 +139,39 @@ def test_bypass_pass_on_a_model_shrinks_it() -> None:
     assert "sum_0" not in out.module_source and "return (arg0_1, sum_1" in out.module_source
 
 
+SLICES = """\
+class Repro(torch.nn.Module):
+    def forward(self, x, p, q, k):
+        s = torch.ops.aten.slice.Tensor(x, 0, p, q);  x = p = None
+        t = q + k;  q = None
+        return (s, t)
+"""
+
+
+def test_constant_symints_are_inlined_into_the_graph() -> None:
+    from symshrink.repro.model import OtherInput
+
+    k = parse_expr("s0 + 2")
+    m = Repro(
+        hints={"s0": 5},
+        inputs=(
+            OtherInput("x", "const", "reader.const('x')"),
+            SymIntInput("p", 1021, parse_expr("1021")),
+            SymIntInput("q", 2000, parse_expr("2000")),
+            SymIntInput("k", 7, k),
+        ),
+        module_source=SLICES,
+    )
+    assert constants.edits(m) == [constants.Inline("p"), constants.Inline("q")]  # k has s0
+    out = constants.apply(m, [constants.Inline("p"), constants.Inline("q")])
+    assert out is not None and size(out) < size(m)
+    assert [x.name for x in out.inputs] == ["x", "k"]
+    body = [line.strip() for line in out.module_source.splitlines()]
+    assert "def forward(self, x, k):" in body
+    assert "s = torch.ops.aten.slice.Tensor(x, 0, 1021, 2000)" in body
+    assert "t = 2000 + k" in body and not any("= None" in line for line in body)
+
+
 def test_every_pass_is_registered() -> None:
     passes = all_passes()
     assert [p.tier for p in passes] == sorted(p.tier for p in passes)
@@ -151,6 +184,7 @@ def test_every_pass_is_registered() -> None:
         "drop-outputs",
         "drop-inputs",
         "bypass-nodes",
+        "inline-constants",
     } <= set(names)
 
 

@@ -8,7 +8,7 @@ the node-level reduction torch's fx_minifier does, on text, with `ast` and no to
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 # Calls whose result may be unused but which must stay: in-place and out= ops mutate.
@@ -139,6 +139,32 @@ def drop_params(module_source: str, names: set[str]) -> str:
     tree, fn = _editable_forward(module_source)
     fn.args.args = [a for a in fn.args.args if a.arg not in names]
     return ast.unparse(tree)
+
+
+def inline_params(module_source: str, values: Mapping[str, int]) -> str:
+    """Forward with each parameter of `values` gone and its reads the integer literal
+    (`slice(x, 0, primals_1)` -> `slice(x, 0, 1021)`); FX's release lines go with them."""
+    tree, fn = _editable_forward(module_source)
+    fn.args.args = [a for a in fn.args.args if a.arg not in values]
+    body = []
+    for stmt in fn.body:
+        if _is_release(stmt):
+            continue  # `primals_1 = None` would assign to a literal now
+        body.append(_Inline(values).visit(stmt))
+    fn.body = body
+    return ast.unparse(ast.fix_missing_locations(tree))
+
+
+class _Inline(ast.NodeTransformer):
+    """Reads of the given names become integer constants."""
+
+    def __init__(self, values: Mapping[str, int]) -> None:
+        self.values = values
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.values:
+            return ast.copy_location(ast.Constant(self.values[node.id]), node)
+        return node
 
 
 def _editable_forward(module_source: str) -> tuple[ast.Module, ast.FunctionDef]:

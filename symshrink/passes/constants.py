@@ -1,0 +1,54 @@
+"""Inline SymInt inputs that became constants: the literal goes into the graph code.
+
+Pinning symbols leaves SymInt inputs whose expression is a number (`reader.symint(1021,
+expr='1021')  # primals_1`): the retrace passes them to forward as plain ints already, so
+writing the literal where forward reads the parameter changes nothing the compile sees,
+and a repro of 64 such inputs reads as one of a few.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from symshrink.passes import Pass
+from symshrink.passes.common import normalize
+from symshrink.repro import source
+from symshrink.repro.model import Repro, SymIntInput
+
+
+@dataclass(frozen=True)
+class Inline:
+    """Replace forward's parameter `name` by the constant its SymInt input holds."""
+
+    name: str
+
+
+def edits(repro: Repro) -> list[Inline]:
+    params = source.forward_params(repro.module_source)
+    if len(params) != len(repro.inputs):
+        return []  # the code and load_args disagree; leave both alone
+    return [
+        Inline(p)
+        for p, x in zip(params, repro.inputs, strict=True)
+        if isinstance(x, SymIntInput)
+        and x.expr is not None
+        and not x.expr.free_symbols
+        and x.hint is not None
+    ]
+
+
+def apply(repro: Repro, chosen: Sequence[Inline]) -> Repro | None:
+    names = {e.name for e in chosen}
+    params = source.forward_params(repro.module_source)
+    values = {
+        p: x.hint
+        for p, x in zip(params, repro.inputs, strict=True)
+        if p in names and isinstance(x, SymIntInput) and x.hint is not None
+    }
+    inputs = tuple(x for p, x in zip(params, repro.inputs, strict=True) if p not in values)
+    code = source.inline_params(repro.module_source, values)
+    return normalize(repro.replace(inputs=inputs, module_source=code))
+
+
+PASS = Pass("inline-constants", 1, edits, apply)
