@@ -350,6 +350,9 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
         final, check, walked_back = _verified(oracle, history, opts.calibration_runs)
         atomic_write(out, render_output(final))
         report = _report(opts, oracle, original, final, reducer.stats, time.monotonic() - started)
+        report["oracle_calls_total"] = (
+            len(journal) - 1
+        )  # every run on this work dir, not the original
         if check is not None:
             report["final"].update(_timing_of_check(check))
             report["reverified"] = check.passed
@@ -367,6 +370,7 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
     message = end_line(out, report)
     if interrupted is not None:
         message += f"; interrupted by {interrupted}, this is the best result so far"
+    message += f"\nthe bug report: symshrink report {shlex.quote(str(work))}"
     code = 0 if interrupted is None else interrupted.exit_code
     return Outcome(code, message, original, final, out, reducer.stats, report)
 
@@ -435,6 +439,8 @@ def _report(
         "repro": str(opts.repro.resolve()),
         "out": str(output_path(opts.repro, opts.out).resolve()),
         "torch_version": installed_version("torch"),
+        "sympy_version": installed_version("sympy"),
+        "symshrink_version": installed_version("symshrink"),
         "options": {
             "timeout": opts.timeout,
             "ratio": opts.ratio,
@@ -447,6 +453,8 @@ def _report(
             "signature": opts.signature,
             "margin": opts.margin,
             "confirm": opts.confirm,
+            "max_calls": opts.max_calls,
+            "max_time": opts.max_time,
         },
         "oracle": "test" if opts.test is not None else "compile",
         "oracle_calls": stats.oracle_calls,

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from symshrink import installed_version, summary
+from symshrink.baseline import static_twin
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 from symshrink.graph import SymGraph
@@ -125,6 +126,17 @@ def measure_widths(
 ) -> list[WidthPoint]:
     """Retrace each family member once, in the oracle's warm child, killed at `timeout_s`."""
     members = [(w, m) for w in sorted(set(widths)) if (m := at_width(repro, w)) is not None]
+    return _measure(members, timeout_s=timeout_s, scratch=scratch)
+
+
+def measure_twin(repro: Repro, *, timeout_s: float, scratch: Path | None = None) -> WidthPoint:
+    """The static twin of `repro`, measured like the widths (its seconds are theirs)."""
+    return _measure([(0, static_twin(repro))], timeout_s=timeout_s, scratch=scratch)[0]
+
+
+def _measure(
+    members: Sequence[tuple[int, Repro]], *, timeout_s: float, scratch: Path | None
+) -> list[WidthPoint]:
     points: list[WidthPoint] = []
     if not members:
         return points
@@ -155,8 +167,15 @@ def _point(width: int, free_symbols: int, run: Run) -> WidthPoint:
     return WidthPoint(width, free_symbols, "ok", total, dict(result.get("phases", {})))
 
 
-def plot_widths(points: Sequence[WidthPoint], phase: str, path: Path, title: str) -> Path:
-    """A PNG of `phase` seconds and trace + compile seconds against free symbols."""
+def plot_widths(
+    points: Sequence[WidthPoint],
+    phase: str,
+    path: Path,
+    title: str,
+    limit: tuple[float, str] | None = None,
+) -> Path:
+    """A PNG of `phase` seconds and trace + compile seconds against free symbols, with the
+    limit of the verdict (seconds, label) as a horizontal line."""
     from matplotlib.figure import Figure  # the `report` extra; Agg renders without a display
     from matplotlib.ticker import MaxNLocator
 
@@ -175,6 +194,8 @@ def plot_widths(points: Sequence[WidthPoint], phase: str, path: Path, title: str
             markersize=10,
             label="killed at the timeout",
         )
+    if limit is not None:
+        ax.axhline(limit[0], color="grey", linestyle=":", label=limit[1])
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("free symbols")
     ax.set_ylabel("seconds (no C++ compile)")
@@ -198,7 +219,8 @@ def render_report(
     spot = _hot_spots(run)
     headline = (f"`{phase}`" + (f" in `{spot[0][0]}`" if spot else "")) if phase else "compile"
     sections = [
-        f"# Slow symbolic-shape compile: {headline} (minimized repro)",
+        f"# Slow symbolic-shape compile: {headline} "
+        + ("(minimized repro)" if run.report.get("fixpoint", True) else "(reduced, not minimal)"),
         _intro(run),
         _environment(run),
         _where_the_time_goes(run, phase, spot),
@@ -259,14 +281,22 @@ def _torch_version() -> str:
 
 def _environment(run: MinimizeRun) -> str:
     settings = _CONFIG_LINE.findall(run.final.preamble)
-    rows = [
-        ("torch", f"`{_torch_version()}` (this environment)"),
+    rows = [(name, _version(run, name)) for name in ("torch", "sympy", "symshrink")] + [
         ("Python", f"`{platform.python_version()}`"),
         ("platform", f"`{platform.platform()}`"),
         ("config in the repro", "<br>".join(f"`{s}`" for s in settings) or "none"),
         ("oracle", _oracle_text(run)),
     ]
     return "## Environment\n\n" + _table(("", ""), rows)
+
+
+def _version(run: MinimizeRun, package: str) -> str:
+    """The version the minimize run used, and this environment's where it differs."""
+    used = run.report.get(f"{package}_version")
+    here = installed_version(package) or "not installed"
+    if used is None:
+        return f"`{here}` (this environment; the run did not record it)"
+    return f"`{used}`" + ("" if used == here else f" (this environment: `{here}`)")
 
 
 def _oracle_text(run: MinimizeRun) -> str:
@@ -338,6 +368,9 @@ def _before_after(run: MinimizeRun) -> str:
             rows.append((label, _bound(first, key), _bound(last, key)))
     calls = f"{r.get('oracle_calls', '?')} ({r.get('accepted', '?')} accepted, "
     calls += f"{r.get('cache_hits', '?')} cached, {r.get('seconds', 0):.0f} s)"
+    total = r.get("oracle_calls_total")
+    if total is not None and total != r.get("oracle_calls"):
+        calls += f"; {total} over every run on this work directory (resumed)"
     rows.append(("oracle calls", "—", calls))
     return "## Before and after\n\n" + _table(("", "original", "minimized"), rows)
 
@@ -372,7 +405,12 @@ def _expressions(repro: Repro) -> str:
 def _widths_section(points: Sequence[WidthPoint], phase: str | None, picture: Path | None) -> str:
     lines = ["## Time against the number of free symbols", ""]
     if picture is not None:
-        lines += [f"![slow-phase time against free symbols]({picture.name})", ""]
+        lines += [
+            f"![slow-phase time against free symbols]({picture.name})",
+            "",
+            f"(`{picture.name}` lies beside this file: attach it when you paste the report.)",
+            "",
+        ]
     lines.append(
         "The minimized repro with its widest sum cut to, or extended to, w symbols; each "
         "retraced once with the relationships preserved, without the C++ compile."
@@ -471,11 +509,25 @@ def write_report(
         elif phase is not None:
             title = f"{run.script.name}: {phase} vs free symbols"
             try:
-                picture = plot_widths(points, phase, output.with_suffix(".png"), title)
+                picture = plot_widths(
+                    points, phase, output.with_suffix(".png"), title, _limit(run, timeout_s)
+                )
             except ImportError:
                 log.warning("matplotlib is missing (pip install 'symshrink[report]'): no picture")
     atomic_write(output, render_report(run, points, picture))
     return output
+
+
+def _limit(run: MinimizeRun, timeout_s: float) -> tuple[float, str] | None:
+    """The verdict's limit on the picture's scale: R x the result's static twin, measured
+    now like the widths (a width cut by pinning has that same twin)."""
+    ratio = run.report.get("ratio")
+    if not ratio:
+        return None
+    twin = measure_twin(run.final, timeout_s=timeout_s, scratch=run.work_dir)
+    if twin.status != "ok":
+        return None
+    return ratio * twin.seconds, f"{ratio:g}x the static twin ({twin.seconds:.2f} s)"
 
 
 def _sweep(run: MinimizeRun, widths: Sequence[int], timeout_s: float) -> list[WidthPoint]:

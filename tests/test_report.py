@@ -205,3 +205,31 @@ def test_cli_report_of_a_non_run_is_one_line(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "no report.json: not a finished minimize run" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_report_of_a_cut_short_then_resumed_run(tmp_path: Path) -> None:
+    """Cut short by --max-calls, the report says the result is not minimal yet; resumed,
+    it counts the calls of both runs and records the options it ran with."""
+    repro = generate("floordiv_sum", tmp_path, n=8, fixture_name="repro").path
+    script = tmp_path / "interesting.py"
+    script.write_text(TEST_SCRIPT)
+    cmd = [sys.executable, "-m", "symshrink", "minimize", str(repro), "--no-progress"]
+    cmd += ["--test", f"{sys.executable} {script}"]
+    env = {**os.environ, "CALL_LOG": str(tmp_path / "calls")}
+    work_dir = tmp_path / "repro.min.py.work"
+
+    cut = subprocess.run([*cmd, "--max-calls", "3"], capture_output=True, text=True, env=env)
+    assert cut.returncode == 0, cut.stderr
+    assert "stopped by max_calls=3: not minimal yet (--resume continues)" in cut.stdout
+    text = (write_report(work_dir, plot=False)).read_text()
+    assert "The run was stopped by max_calls=3: the result is smaller, not minimal yet" in text
+    assert "--max-calls 3" in text and "(its options are not recorded)" not in text
+    assert "| sympy | `" in text and "| symshrink | `" in text
+
+    resumed = subprocess.run([*cmd, "--resume"], capture_output=True, text=True, env=env)
+    assert resumed.returncode == 0, resumed.stderr
+    report = json.loads((work_dir / "report.json").read_text())
+    assert report["fixpoint"] and report["oracle_calls_total"] > report["oracle_calls"]
+    text = write_report(work_dir, plot=False).read_text()
+    assert "not minimal yet" not in text
+    assert f"; {report['oracle_calls_total']} over every run on this work directory" in text
