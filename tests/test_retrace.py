@@ -25,8 +25,8 @@ from symshrink.retrace import (
     SettingError,
     parse_setting_items,
     retrace,
-    symint_ops,
 )
+from symshrink.runtime import symint_ops
 
 pytestmark = pytest.mark.torch
 
@@ -249,6 +249,12 @@ def op_case_symints() -> tuple[Any, dict[str, Any]]:
 
 def test_op_cases_cover_every_op() -> None:
     assert OP_CASES.keys() == OP_NAMES
+
+
+def test_symint_ops_cover_every_op() -> None:
+    """The runtime cannot import `expr.OP_NAMES` (min.py needs only torch): checked here."""
+    env, _ = op_case_symints()
+    assert symint_ops(env).keys() == OP_NAMES
 
 
 @pytest.mark.parametrize("op", sorted(OP_CASES))

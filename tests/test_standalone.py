@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import re
+import runpy
 import subprocess
 import sys
 import sysconfig
@@ -12,24 +14,29 @@ from pathlib import Path
 import pytest
 import sympy
 
+from symshrink import runtime
 from symshrink.errors import ReproError
 from symshrink.expr import OP_NAMES, evaluate, fold, parse_expr
 from symshrink.repro.model import SymIntInput
 from symshrink.repro.parse import parse, parse_file
 from symshrink.repro.render import render
-from symshrink.retrace import symint_ops
+from symshrink.retrace import retrace
+from symshrink.runtime import symint_ops
+from symshrink.runtime_spec import CODE_OPS, input_spec, symint_code
 from symshrink.standalone import (
-    CODE_OPS,
     TORCH_RUN_REPRO_FLAG,
     is_standalone,
     render_output,
     render_standalone,
-    symint_code,
 )
 from tests.fixtures_gen import generate
 from tests.test_retrace import CARRIED, OP_CASE_HINTS, OP_CASES, op_case_symints
 
 pytestmark = pytest.mark.torch
+
+SYMSHRINK = Path(runtime.__file__).parent
+# What building the symbolic inputs, tracing and compiling take from torch.
+_TORCH_WORK = {"make_fx", "compile_fx_inner", "ShapeEnv", "FakeTensorMode", "DimDynamic"}
 
 
 @pytest.fixture(scope="module")
@@ -110,14 +117,82 @@ def check_output(out: str, model_symbols: int) -> None:
 
 def test_carriers_bind_symbols_no_input_carries(small: dict, capsys: pytest.CaptureFixture) -> None:
     """In process (the script's own functions), to keep the slow subprocess runs few."""
-    import runpy
-
     model = parse_file(small["carried"])
     script = small["carried"].with_name("carried.min.py")
     script.write_text(render_standalone(model))
     ns = runpy.run_path(str(script), run_name="standalone_test")
-    assert ns["_retrace_main"]([], ns["mod"], ns["_retrace_inputs"], ns, 2) == 0
+    assert ns["standalone_main"]([], ns["mod"], ns["RETRACE_INPUTS"], ns) == 0
     check_output(capsys.readouterr().out, len(model.hints))
+
+
+def _top_level_defs(tree: ast.Module) -> set[str]:
+    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+
+
+def _imported_names(tree: ast.Module) -> set[str]:
+    return {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+
+
+@pytest.mark.parametrize("name", ["floordiv_sum_n4", "carried"])
+def test_the_runtime_is_embedded_verbatim_and_nowhere_copied(
+    small: dict, name: str, tmp_path: Path
+) -> None:
+    """min.py carries symshrink/runtime.py as it is, its inputs as the data retrace gives
+    the runtime, and no other code but torch's `Repro` and `load_args`."""
+    source = (SYMSHRINK / "runtime.py").read_text()
+    tree = ast.parse(source)
+    imports = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imports |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert not {m.split(".")[0] for m in imports} & {"symshrink", "__future__"}, imports
+    model = parse_file(small[name])
+    text = render_standalone(model)
+    assert source in text
+    assert _top_level_defs(ast.parse(text)) == _top_level_defs(tree) | {"Repro", "load_args"}
+    for module in ("retrace.py", "standalone.py", "runtime_spec.py"):  # the torch work is
+        other = _imported_names(ast.parse((SYMSHRINK / module).read_text()))  # the runtime's
+        assert not other & _TORCH_WORK, (module, other & _TORCH_WORK)
+    script, plain = tmp_path / "min.py", tmp_path / "plain.py"
+    script.write_text(text)
+    plain.write_text(render(model))
+    ns = runpy.run_path(str(script), run_name="standalone_test")
+    assert repr(ns["RETRACE_INPUTS"]) == repr(input_spec(model))
+    # The runtime shadows no global of the script's own code (`device`, hint names, ...).
+    own = runpy.run_path(str(plain), run_name="standalone_test")
+    shared = {n for n in own.keys() & vars(runtime).keys() if not n.startswith("__")}
+    assert all(own[n] is getattr(runtime, n) for n in shared), shared
+
+
+def _same_order(a: float, b: float) -> bool:
+    """Within 10x of each other, or both a few milliseconds (timer and scheduling noise)."""
+    return max(a, b) <= 10 * min(a, b) + 0.05
+
+
+def test_min_py_measures_what_symshrink_run_measures(
+    small: dict, capsys: pytest.CaptureFixture
+) -> None:
+    """The same phases, with times of the same order, from `python min.py` and from
+    `symshrink run` on one repro: in process, after a warm-up run (a process's first
+    compile pays one-time setup), on a repro that compiles in milliseconds."""
+    model = parse_file(small["carried"])
+    script = small["carried"].with_name("carried.same.min.py")
+    script.write_text(render_standalone(model))
+    ns = runpy.run_path(str(script), run_name="standalone_test")
+
+    def run_min_py() -> str:
+        assert ns["standalone_main"]([], ns["mod"], ns["RETRACE_INPUTS"], ns) == 0
+        return capsys.readouterr().out
+
+    run_min_py()  # the warm-up
+    result = retrace(small["carried"], no_native_compile=True)
+    out = run_min_py()
+    assert result.error is None, result.error
+    printed = {m[1]: float(m[2]) for m in re.finditer(r"^(\w+) +(\d+\.\d+) s$", out, re.M)}
+    total = printed.pop("total")
+    assert list(printed) == list(result.phases), (out, result.phases)
+    for phase, seconds in printed.items():
+        assert _same_order(seconds, result.phases[phase]), (phase, out, result.phases)
+    assert _same_order(total, result.trace_s + result.compile_s), (out, result)
+    assert f"free symbols: {result.graph_free_symbols} " in out
 
 
 def test_runs_with_only_torch_installed(small: dict, tmp_path: Path) -> None:

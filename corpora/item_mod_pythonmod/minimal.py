@@ -88,27 +88,151 @@ mod = Repro()
 
 
 # ----------------------------------------------------------------------------
-# symshrink's retrace, self-contained: needs only torch.
+# symshrink's retrace runtime (symshrink/runtime.py, verbatim): needs only torch.
+"""symshrink's retrace runtime: trace and compile a repro with its SymInt relations kept.
+
+torch 2.13's `run_repro` traces every SymInt input and every tensor dim as a fresh symbol,
+so a compile that was slow because of *relations* between sizes (`(Σ s)//160 + 866` next
+to `Σ s`) is fast when replayed. Here the inputs are fake tensors and SymInts in one
+ShapeEnv: each free symbol is created once (the script's name and hint, no duck sizing),
+derived SymInts are computed from them with real SymInt arithmetic, tensors get the
+derived sizes, strides and offsets themselves, and a symbol no input carries bare gets a
+carrier tensor of that length so that Inductor can bind it. Then
+`make_fx(tracing_mode="symbolic")` and Inductor's `compile_fx_inner`, with fresh caches,
+timed by phase.
+
+This file is symshrink/runtime.py. symshrink's retrace (its command line and the
+minimizer's oracle) runs it, and every self-contained min.py carries it verbatim, so what
+`python min.py` measures is what the minimizer measured. Hence the rules of this file: it
+imports only torch (inside functions, so importing symshrink stays cheap); the inputs come
+as plain data (`InputSpec`, expressions as Python code); there is no `from __future__`
+import (min.py embeds the file mid-script, where none is allowed, so annotations must
+evaluate as written); and it defines no global name the script's own code uses
+(`device`, `torch`, the hint names).
+"""
+
 import contextlib
 import functools
+import importlib
 import logging
 import math
 import operator
-from collections.abc import Callable, Iterator, Mapping
+import os
+import re
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+PHASES = ("trace", "post_grad", "lowering", "scheduling", "codegen", "native", "other")
+"""Phases in compile order; `other` is compile time outside the named Inductor phases."""
 
-PHASES = ('trace', 'post_grad', 'lowering', 'scheduling', 'codegen', 'native', 'other')
-_TIMED_KEYS = {'post_grad': '_recursive_post_grad_passes', 'lowering': 'GraphLowering.run', 'scheduling': 'Scheduler.__init__', 'codegen': 'GraphLowering.codegen', 'native': 'PyCodeCache.load_by_key_path'}
-OP_NAMES = frozenset(['Abs', 'Add', 'And', 'BitwiseFn_bitwise_and', 'BitwiseFn_bitwise_or', 'BitwiseFn_bitwise_xor', 'Boolean', 'CeilDiv', 'CeilToInt', 'Eq', 'FloorDiv', 'FloorToInt', 'Ge', 'Gt', 'IntTrueDiv', 'Integer', 'IsNonOverlappingAndDenseIndicator', 'LShift', 'Le', 'Lt', 'Max', 'Min', 'Mod', 'ModularIndexing', 'Mul', 'Ne', 'Not', 'Or', 'Piecewise', 'Pow', 'PowByNatural', 'PythonMod', 'RShift', 'RoundToInt', 'TruncToInt', 'Where'])
+# `dynamo_timed` keys torch 2.13 records in `compilation_time_metrics`, per phase.
+# Scheduler.__init__ runs inside GraphLowering.codegen; codegen is reported without it.
+_TIMED_KEYS = {
+    "post_grad": "_recursive_post_grad_passes",
+    "lowering": "GraphLowering.run",
+    "scheduling": "Scheduler.__init__",
+    "codegen": "GraphLowering.codegen",
+    "native": "PyCodeCache.load_by_key_path",
+}
+
+# Process-wide caches of sympy work in torch 2.13 that Inductor's `fresh_cache` leaves
+# alone: warm, they hide most of the work we time (a second in-process retrace of
+# floordiv_sum at N = 4 spent 0.4 s in codegen instead of 2.7 s).
+_SYMPY_CACHES = (
+    "torch.fx.experimental.symbolic_shapes:safe_expand",
+    "torch.fx.experimental.symbolic_shapes:_maybe_evaluate_static_worker",
+    "torch._inductor.sizevars:stride_at",
+    "torch._inductor.sizevars:simplify_index_in_vec_range",
+    "torch._inductor.sizevars:stride_at_vec_range",
+)
+
+_log = logging.getLogger(__name__)
+
+
+# ------------------------------------------------------------------------- plain data
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """A tensor input: sizes, strides, offset and storage bytes as SymInt code; dtype and
+    device as code too, as torch's writer writes them (`torch.int64`, `device(...)`)."""
+
+    shape: tuple[str, ...]
+    stride: tuple[str, ...] | None = None  # None: contiguous
+    offset: str | None = None  # None: 0
+    nbytes: str | None = None  # the storage's bytes, needed only with an offset
+    dtype: str = "torch.float32"
+    device: str | None = None  # None: the CPU
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """A repro's inputs as plain data, so that this module needs no parser.
+
+    Code is Python over the symbols (by name, or `syms['name']`), `torch`, `math`,
+    `device` (a `Devices`) and `ops` (`symint_ops`). `values` has one entry per input of
+    the script's `Repro.forward`: code (a SymInt, a plain int, `None`, a generator) or a
+    tensor.
+    """
+
+    hints: Mapping[str, int]  # backed free symbols and their hints
+    unbacked: tuple[str, ...]  # free symbols without a hint (u0, ...)
+    values: tuple[str | TensorSpec, ...]
+    carried: tuple[str, ...]  # symbols no input carries bare: each gets a carrier tensor
+    used: tuple[str, ...]  # every free symbol the inputs mention: the graph must keep them
+
+
+@dataclass
+class Timings:
+    """Wall seconds of one run, filled as it goes: a failed compile still says how long."""
+
+    trace_s: float = 0.0
+    compile_s: float = 0.0
+    probe_s: float = 0.0  # Inductor's per-process vector-ISA probe, before the compile
+    phases: dict[str, float] = field(default_factory=dict)  # PHASES that ran -> seconds
+
+
+class Devices:
+    """`torch.device(...)` moved to the target device, remembering what was moved.
+
+    The target is the requested device, else where the script was captured (`None`)
+    unless CUDA is missing (then the CPU). It replaces the script's global `device`, so
+    the graph code's devices move too.
+    """
+
+    def __init__(self, requested: str | None) -> None:
+        import torch
+
+        self.target = requested or (None if torch.cuda.is_available() else "cpu")
+        self.moved: set[str] = set()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        import torch
+
+        dev = args[0] if len(args) == 1 and not kwargs else torch.device(*args, **kwargs)
+        dev = torch.device(dev)
+        if self.target is None:
+            return dev
+        target = torch.device(self.target)
+        if dev.type != target.type:
+            self.moved.add(str(dev))
+        return target
+
+
+# ------------------------------------------------------------------------- SymInt ops
 
 
 def symint_ops(shape_env: Any) -> dict[str, Callable[..., Any]]:
-    """`expr.fold` ops that compute with real SymInts, as torch's own tracing would.
+    """Each op of symshrink's expressions (`expr.OP_NAMES`), computed with real SymInts.
 
-    Where SymInt arithmetic has no operator (ModularIndexing, Where, the dense-layout
-    indicator), torch's sympy function is built on the arguments' expressions, the way
-    Inductor builds it. Covers every name in `expr.OP_NAMES`.
+    SymInt arithmetic has operators for most; where it has none (ModularIndexing, Where,
+    Piecewise, the dense-layout indicator), torch's sympy function is built on the
+    arguments' expressions, the way Inductor builds it. `InputSpec` code calls those as
+    `ops[name]`; the whole table is the reference the code printer is tested against.
     """
     import sympy
     import torch
@@ -139,7 +263,7 @@ def symint_ops(shape_env: Any) -> dict[str, Callable[..., Any]]:
     def many(op: Callable[[Any, Any], Any]) -> Callable[..., Any]:
         return lambda *args: functools.reduce(op, args)
 
-    ops: dict[str, Callable[..., Any]] = {
+    return {
         "Integer": int,
         "Boolean": bool,
         "Add": lambda *args: torch.sym_sum(args),
@@ -177,99 +301,16 @@ def symint_ops(shape_env: Any) -> dict[str, Callable[..., Any]]:
         "Or": many(operator.or_),
         "Not": torch.sym_not,
     }
-    if ops.keys() != OP_NAMES:
-        raise RuntimeError(
-            f"SymInt ops table out of date with expr.OP_NAMES: "
-            f"missing {sorted(OP_NAMES - ops.keys())}, extra {sorted(ops.keys() - OP_NAMES)}"
-        )
-    return ops
 
 
-class _NativeCompileSkipped(Exception):
-    """Raised where Inductor would write and load (compile) its output module."""
+# ----------------------------------------------------------------------------- inputs
 
 
-def _wrapper(inner: Any, slots: list[tuple[str, Any]], seen: list[Any]) -> Any:
-    """A module calling `inner` with constants put back in place, returning a tuple.
-
-    Inputs no slot refers to are carriers: they only bind symbols for Inductor. `seen`
-    receives the arguments `inner` got, for counting and checking their symbols.
-    """
-    import torch
-
-    class SymbolicWrapper(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, *args: Any) -> tuple[Any, ...]:
-            inner_args = [args[v] if kind == "arg" else v for kind, v in slots]
-            seen[:] = inner_args
-            out = self.inner(*inner_args)
-            return tuple(out) if isinstance(out, list | tuple) else (out,)
-
-    return SymbolicWrapper()
-
-
-def _placeholders(gm: Any) -> list[Any]:
-    return list(gm.graph.find_nodes(op="placeholder"))
-
-
-def _sizes(v: Any) -> Iterator[Any]:
-    """The SymInt-like values of one input: itself, or a tensor's sizes/strides/offset."""
-    import torch
-
-    if isinstance(v, torch.Tensor):
-        yield from v.shape
-        yield from v.stride()
-        yield v.storage_offset()
-    else:
-        yield v
-
-
-def _free_symbols(values: Any) -> set[Any]:
-    import torch
-
-    out: set[Any] = set()
-    for v in values:
-        for d in _sizes(v):
-            if isinstance(d, torch.SymInt | torch.SymBool | torch.SymFloat):
-                out |= d.node.expr.free_symbols
-    return out
-
-
-def _caused_by(e: BaseException | None, kind: type[BaseException]) -> bool:
-    seen: set[int] = set()
-    while e is not None and id(e) not in seen:
-        if isinstance(e, kind):
-            return True
-        seen.add(id(e))
-        e = getattr(e, "inner_exception", None) or e.__cause__ or e.__context__
-    return False
-
-
-@contextlib.contextmanager
-def _quiet(logger: str, text: str) -> Iterator[None]:
-    """Drop one known, harmless log message of a torch logger."""
-
-    def keep(record: logging.LogRecord) -> bool:
-        return text not in record.getMessage()
-
-    target = logging.getLogger(logger)
-    target.addFilter(keep)
-    try:
-        yield
-    finally:
-        target.removeFilter(keep)
-
-
-def _retrace_symbols(env: Any, hints: dict[str, int], unbacked: list[str]) -> dict[str, Any]:
+def create_symbols(env: Any, hints: Mapping[str, int], unbacked: Sequence[str]) -> dict[str, Any]:
     """Symbol name -> SymInt: one per free symbol, keeping the script's names and hints.
 
     No duck sizing (the ShapeEnv's job); hints 0 and 1 specialize to ints, as in torch.
     """
-    import re
-
     from torch._dynamo.source import ConstantSource
     from torch.fx.experimental.symbolic_shapes import DimDynamic
 
@@ -297,58 +338,311 @@ def _retrace_symbols(env: Any, hints: dict[str, int], unbacked: list[str]) -> di
     return syms
 
 
-def _retrace_tensor(
-    shape: Any,
-    stride: Any = None,
-    *,
-    offset: Any = 0,
-    nbytes: Any = None,
-    dtype: Any = None,
-    device: Any = None,
-) -> Any:
-    """A fake tensor whose sizes, strides and offset are exactly these (Sym)Ints."""
+@dataclass
+class Symbolic:
+    """What `symbolic_inputs` built."""
+
+    env: Any  # the ShapeEnv
+    syms: dict[str, Any]  # symbol name -> SymInt (an int where a hint 0 or 1 specialized)
+    values: list[Any]  # per input: a fake tensor, a SymInt, or a constant
+    carriers: list[Any]  # int8 fake tensors as long as a symbol no input carries bare
+
+
+def symbolic_inputs(spec: InputSpec, device: Devices) -> Symbolic:
+    """Fake inputs whose sizes are the spec's expressions over one set of symbols."""
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+    env = ShapeEnv(duck_shape=False)
+    syms = create_symbols(env, spec.hints, spec.unbacked)
+    names = {**syms, "syms": syms, "torch": torch, "math": math, "device": device}
+    names["ops"] = symint_ops(env)
+
+    def value(code: str) -> Any:
+        return eval(code, names)
+
+    with FakeTensorMode(shape_env=env):
+        values = [
+            _fake_tensor(v, value, device) if isinstance(v, TensorSpec) else value(v)
+            for v in spec.values
+        ]
+        where = next((v.device for v in values if isinstance(v, torch.Tensor)), None)
+        carriers = [
+            torch.empty((syms[name],), dtype=torch.int8, device=where)
+            for name in spec.carried
+            if isinstance(syms[name], torch.SymInt)
+        ]
+    return Symbolic(env, syms, values, carriers)
+
+
+def _fake_tensor(t: TensorSpec, value: Callable[[str], Any], device: Devices) -> Any:
+    """A fake tensor whose sizes, strides and offset are exactly the spec's (Sym)Ints."""
     import torch
     from torch._prims_common import make_contiguous_strides_for
 
-    dtype = dtype or torch.float32
-    stride = list(stride) if stride is not None else make_contiguous_strides_for(shape)
+    shape = [value(e) for e in t.shape]
+    stride = (
+        [value(e) for e in t.stride] if t.stride is not None else make_contiguous_strides_for(shape)
+    )
+    dtype = value(t.dtype)
+    dev = device(value(t.device)) if t.device is not None else device("cpu")
+    offset = value(t.offset) if t.offset is not None else 0
     if isinstance(offset, int) and offset == 0:
-        return torch.empty_strided(shape, stride, dtype=dtype, device=device)
-    base = torch.empty((nbytes // dtype.itemsize,), dtype=dtype, device=device)
+        return torch.empty_strided(shape, stride, dtype=dtype, device=dev)
+    base = torch.empty((value(t.nbytes) // dtype.itemsize,), dtype=dtype, device=dev)
     return torch.as_strided(base, shape, stride, offset)
 
 
-def _retrace_device(target: Any) -> Any:
-    """`torch.device(...)`, moved to `target` unless that is None (run as captured)."""
+def graph_slots(values: Sequence[Any]) -> tuple[list[tuple[str, Any]], list[Any]]:
+    """(slots for `wrapper`, graph inputs): tensors and SymInts become graph inputs; plain
+    ints and other inputs stay constants, as in the original graph."""
     import torch
 
-    def device(*args: Any, **kwargs: Any) -> Any:
-        dev = args[0] if len(args) == 1 and not kwargs else torch.device(*args, **kwargs)
-        return torch.device(target if target is not None else dev)
+    slots: list[tuple[str, Any]] = []
+    args: list[Any] = []
+    for v in values:
+        if isinstance(v, torch.Tensor | torch.SymInt):
+            slots.append(("arg", len(args)))
+            args.append(v)
+        else:
+            slots.append(("const", v))
+    return slots, args
 
-    return device
+
+def wrapper(inner: Any, slots: list[tuple[str, Any]], seen: list[Any]) -> Any:
+    """A module calling `inner` with constants put back in place, returning a tuple.
+
+    `slots` holds ("arg", index) or ("const", value) per input of `inner`. Inputs no slot
+    refers to are carriers: they only bind symbols for Inductor. `seen` receives the
+    arguments `inner` got, for counting and checking their symbols.
+    """
+    import torch
+
+    class SymbolicWrapper(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, *args: Any) -> tuple[Any, ...]:
+            inner_args = [args[v] if kind == "arg" else v for kind, v in slots]
+            seen[:] = inner_args
+            out = self.inner(*inner_args)
+            return tuple(out) if isinstance(out, list | tuple) else (out,)
+
+    return SymbolicWrapper()
 
 
-def _retrace_main(
-    argv: list[str], mod: Any, make_inputs: Any, scope: dict[str, Any], expected: int
-) -> int:
-    """Retrace `mod` on the preserved inputs, compile with Inductor, print symbols and phases."""
-    import argparse
-    import contextlib
-    import time
+def free_symbols(values: Any) -> set[Any]:
+    """The free symbols of SymInts, or of tensors' sizes, strides and offsets, in `values`."""
+    import torch
+
+    out: set[Any] = set()
+    for v in values:
+        sizes = [*v.shape, *v.stride(), v.storage_offset()] if isinstance(v, torch.Tensor) else [v]
+        for d in sizes:
+            if isinstance(d, torch.SymInt | torch.SymBool | torch.SymFloat):
+                out |= d.node.expr.free_symbols
+    return out
+
+
+# ------------------------------------------------------------------- trace and compile
+
+
+def trace_graph(module: Any, args: Sequence[Any], timings: Timings) -> Any:
+    """`make_fx(tracing_mode="symbolic")` of `module` on `args`: the phase `trace`."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    t0 = time.perf_counter()
+    gm = make_fx(module, tracing_mode="symbolic")(*args)
+    timings.trace_s = timings.phases["trace"] = time.perf_counter() - t0
+    return gm
+
+
+class _NativeCompileSkipped(Exception):
+    """Raised where Inductor would write and load (compile) its output module."""
+
+
+def compile_graph(gm: Any, args: Sequence[Any], timings: Timings, native: bool) -> None:
+    """Inductor's `compile_fx_inner` on the traced graph, its time per phase in `timings`.
+
+    Without `native` it stops before the C++ (or Triton) compile of Inductor's output:
+    seconds of noise next to a sympy slowness.
+    """
     from unittest import mock
 
-    import torch
-    import torch._dynamo.config as dynamo_config
-    import torch._inductor.config as inductor_config
     from torch._dynamo.utils import compilation_time_metrics
     from torch._inductor.compile_fx import compile_fx_inner
     from torch._inductor.cpu_vec_isa import pick_vec_isa
     from torch._inductor.graph import GraphLowering
-    from torch._inductor.utils import fresh_cache
-    from torch._subclasses.fake_tensor import FakeTensorMode
-    from torch.fx.experimental.proxy_tensor import make_fx
-    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+    example = [n.meta.get("val", a) for n, a in zip(_placeholders(gm), args, strict=True)]
+    t0 = time.perf_counter()
+    pick_vec_isa()  # per-process C++ probe, not part of the graph's compile
+    timings.probe_s = time.perf_counter() - t0
+
+    def stop(*_: Any, **__: Any) -> None:
+        raise _NativeCompileSkipped
+
+    skip = contextlib.ExitStack()
+    # Inductor keeps (and warns about) its cache dir when an exception passes, ours
+    # included; that dir is inside our own fresh cache dir, which goes away.
+    skip.enter_context(_quiet("torch._inductor.utils", "temporary cache dir kept"))
+    if not native:
+        skip.enter_context(mock.patch.object(GraphLowering, "_compile_to_module_lines", stop))
+    compilation_time_metrics.clear()
+    t0 = time.perf_counter()
+    try:
+        with skip:
+            compile_fx_inner(gm, example)
+    except Exception as e:
+        if not _caused_by(e, _NativeCompileSkipped):
+            raise
+    finally:
+        timings.compile_s = time.perf_counter() - t0
+        phases = {p: sum(compilation_time_metrics.get(k, ())) for p, k in _TIMED_KEYS.items()}
+        phases["codegen"] -= phases["scheduling"]
+        if not native:
+            del phases["native"]
+        phases["other"] = max(0.0, timings.compile_s - sum(phases.values()))
+        timings.phases.update(phases)
+
+
+def _placeholders(gm: Any) -> list[Any]:
+    return list(gm.graph.find_nodes(op="placeholder"))
+
+
+def _caused_by(e: BaseException | None, kind: type[BaseException]) -> bool:
+    seen: set[int] = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, kind):
+            return True
+        seen.add(id(e))
+        e = getattr(e, "inner_exception", None) or e.__cause__ or e.__context__
+    return False
+
+
+@contextlib.contextmanager
+def _quiet(logger: str, text: str) -> Iterator[None]:
+    """Drop one known, harmless log message of a torch logger."""
+
+    def keep(record: logging.LogRecord) -> bool:
+        return text not in record.getMessage()
+
+    target = logging.getLogger(logger)
+    target.addFilter(keep)
+    try:
+        yield
+    finally:
+        target.removeFilter(keep)
+
+
+# ----------------------------------------------------------------------- cache hygiene
+
+
+@contextlib.contextmanager
+def isolated(native: bool, settings: Sequence[tuple[Any, str, Any]] = ()) -> Iterator[None]:
+    """One run with cold caches and the retrace's torch config, all put back afterwards.
+
+    sympy's and torch's caches of sympy work are emptied and Inductor gets an empty cache
+    dir, so no earlier run's work is reused; Inductor's caches and compile workers are off
+    and no repro of the repro is dumped. `settings` (object, attribute, value) apply on
+    top. Everything is restored, since in-process runs repeat.
+    """
+    import torch
+    import torch._dynamo.config as dynamo_config
+    import torch._inductor.config as inductor_config
+
+    defaults = [
+        (inductor_config, "force_disable_caches", True),
+        (inductor_config, "compile_threads", 1),  # no compile worker processes
+        (dynamo_config, "repro_after", None),  # never dump a repro of the repro
+    ]
+    if not native:  # the vector-ISA probe compiles C++ test programs (~10 s)
+        defaults.append((inductor_config.cpp, "vec_isa_ok", True))
+    _clear_sympy_caches()
+    with _fresh_inductor_cache(), _applied([*defaults, *settings]), torch.no_grad():
+        yield
+
+
+def _clear_sympy_caches() -> None:
+    """Empty sympy's own cache and torch's module-level caches of sympy results."""
+    import sympy
+
+    sympy.core.cache.clear_cache()
+    for item in _SYMPY_CACHES:
+        module, _, name = item.partition(":")
+        fn = getattr(importlib.import_module(module), name, None)
+        if fn is None or not hasattr(fn, "cache_clear"):
+            _log.debug("no cache %s in this torch", item)
+            continue
+        fn.cache_clear()
+
+
+@contextlib.contextmanager
+def _fresh_inductor_cache() -> Iterator[None]:
+    """An empty Inductor cache dir for this run, removed afterwards even on failure.
+
+    torch's `fresh_cache` keeps its dir when the compile raises. Ours is made inside the
+    caller's TORCHINDUCTOR_CACHE_DIR when one is set (the oracle gives each candidate its
+    own, so a child killed at the threshold leaves nothing behind), else in the temp dir.
+    """
+    from torch._inductor.utils import clear_caches
+
+    parent = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
+    if parent:
+        Path(parent).mkdir(parents=True, exist_ok=True)
+    clear_caches()
+    with tempfile.TemporaryDirectory(
+        prefix="symshrink-inductor-", dir=parent, ignore_cleanup_errors=True
+    ) as tmp:
+        try:
+            with saved_env(("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")):
+                os.environ["TORCHINDUCTOR_CACHE_DIR"] = tmp
+                os.environ["TRITON_CACHE_DIR"] = os.path.join(tmp, "triton")
+                yield
+        finally:
+            clear_caches()
+
+
+@contextlib.contextmanager
+def saved_env(names: Sequence[str]) -> Iterator[None]:
+    """Put these environment variables back as they were (set or unset) afterwards."""
+    saved = {k: os.environ.get(k) for k in names}
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+@contextlib.contextmanager
+def _applied(settings: Sequence[tuple[Any, str, Any]]) -> Iterator[None]:
+    """Set attributes, and put the old values back afterwards."""
+    saved: list[tuple[Any, str, Any]] = []
+    try:
+        for obj, attr, value in settings:
+            saved.append((obj, attr, getattr(obj, attr)))
+            setattr(obj, attr, value)
+        yield
+    finally:
+        for obj, attr, old in reversed(saved):
+            setattr(obj, attr, old)
+
+
+# ---------------------------------------------------------------------- min.py's entry
+
+
+def standalone_main(argv: Sequence[str], mod: Any, spec: InputSpec, scope: dict[str, Any]) -> int:
+    """`python min.py`: retrace `mod` on the spec's inputs, compile, print symbols and phases.
+
+    `scope` is the script's globals (its `device` moves with `--device`). 1 if the graph
+    lost a symbol: then the relationships are not what the script says.
+    """
+    import argparse
 
     parser = argparse.ArgumentParser(
         description="Retrace this repro with its SymInt relationships preserved (not as "
@@ -358,108 +652,39 @@ def _retrace_main(
     parser.add_argument("--native", action="store_true", help="include the C++/Triton compile")
     parser.add_argument("--device", help="run here [default: as captured, CPU without CUDA]")
     ns = parser.parse_args(argv)
-    target = ns.device or (None if torch.cuda.is_available() else "cpu")
-    dev = _retrace_device(target)
-    if target is not None:
-        scope["device"] = dev  # the graph code calls device(...)
-
-    def stop(*_: Any, **__: Any) -> None:
-        raise _NativeCompileSkipped
-
-    env = ShapeEnv(duck_shape=False)
-    with contextlib.ExitStack() as stack:
-        stack.enter_context(fresh_cache())
-        stack.enter_context(inductor_config.patch(force_disable_caches=True, compile_threads=1))
-        stack.enter_context(dynamo_config.patch(repro_after=None))
-        stack.enter_context(torch.no_grad())
-        if not ns.native:  # the vector-ISA probe compiles C++ test programs
-            stack.enter_context(inductor_config.patch({"cpp.vec_isa_ok": True}))
-            stack.enter_context(mock.patch.object(GraphLowering, "_compile_to_module_lines", stop))
-            stack.enter_context(_quiet("torch._inductor.utils", "temporary cache dir kept"))
-        with FakeTensorMode(shape_env=env):
-            values, carried = make_inputs(env, dev)
-            where = next((v.device for v in values if isinstance(v, torch.Tensor)), None)
-            carriers = [
-                torch.empty((s,), dtype=torch.int8, device=where)
-                for s in carried
-                if isinstance(s, torch.SymInt)
-            ]
-        slots: list[tuple[str, Any]] = []
-        args: list[Any] = []
-        for v in values:
-            if isinstance(v, torch.Tensor | torch.SymInt):
-                slots.append(("arg", len(args)))
-                args.append(v)
-            else:  # plain ints and other inputs stay constants, as in the original graph
-                slots.append(("const", v))
-        seen: list[Any] = []
-        t0 = time.perf_counter()
-        gm = make_fx(_wrapper(mod, slots, seen), tracing_mode="symbolic")(*args, *carriers)
-        trace_s = time.perf_counter() - t0
-        symbols = len(_free_symbols(seen))
-        example = [
-            n.meta.get("val", a) for n, a in zip(_placeholders(gm), [*args, *carriers], strict=True)
-        ]
-        pick_vec_isa()  # a per-process probe, not part of this graph's compile
-        compilation_time_metrics.clear()
-        t0 = time.perf_counter()
-        try:
-            compile_fx_inner(gm, example)
-        except Exception as e:
-            if not _caused_by(e, _NativeCompileSkipped):
-                raise
-        compile_s = time.perf_counter() - t0
-    times = {p: sum(compilation_time_metrics.get(k, ())) for p, k in _TIMED_KEYS.items()}
-    times["codegen"] -= times["scheduling"]  # Scheduler.__init__ runs inside codegen
-    if not ns.native:
-        del times["native"]
-    times = {"trace": trace_s, **times, "other": max(0.0, compile_s - sum(times.values()))}
-    print(f"free symbols: {symbols} (the script has {expected})")
+    device = Devices(ns.device)
+    if device.target is not None:
+        scope["device"] = device  # the graph code calls device(...)
+    timings = Timings()
+    seen: list[Any] = []
+    with isolated(ns.native):
+        built = symbolic_inputs(spec, device)
+        slots, args = graph_slots(built.values)
+        args += built.carriers
+        gm = trace_graph(wrapper(mod, slots, seen), args, timings)
+        compile_graph(gm, args, timings, ns.native)
+    symbols = len(free_symbols(seen))
+    print(f"free symbols: {symbols} (the script has {len(spec.used)})")
     for phase in PHASES:
-        if phase in times:
-            print(f"{phase:<12}{times[phase]:>10.3f} s")
-    print(f"{'total':<12}{trace_s + compile_s:>10.3f} s")
-    if symbols != expected:
+        if phase in timings.phases:
+            print(f"{phase:<12}{timings.phases[phase]:>10.3f} s")
+    print(f"{'total':<12}{timings.trace_s + timings.compile_s:>10.3f} s")
+    if symbols != len(spec.used):
         print("the compiled graph lost symbols: the relationships are not what the script says")
         return 1
     return 0
 
 
-def _retrace_inputs(env, dev):
-    """Inputs of Repro.forward (placeholder order), symbols needing a carrier."""
-    import math
-
-    import torch
-
-    ops = symint_ops(env)
-    syms = _retrace_symbols(env, {'s12': 1033, 's14': 1027, 's16': 1039, 's38': 1069, 's46': 1021, 's47': 1081, 's49': 1003, 's50': 1048, 's57': 1051, 's58': 1090, 's65': 1060, 's66': 1066, 's67': 1078, 's74': 1063, 's75': 1012, 's77': 1000, 's80': 1030, 's83': 1072, 's86': 1057, 's89': 1006, 's90': 1009, 's94': 1045}, [])
-    s12 = syms['s12']
-    s14 = syms['s14']
-    s16 = syms['s16']
-    s38 = syms['s38']
-    s46 = syms['s46']
-    s47 = syms['s47']
-    s49 = syms['s49']
-    s50 = syms['s50']
-    s57 = syms['s57']
-    s58 = syms['s58']
-    s65 = syms['s65']
-    s66 = syms['s66']
-    s67 = syms['s67']
-    s74 = syms['s74']
-    s75 = syms['s75']
-    s77 = syms['s77']
-    s80 = syms['s80']
-    s83 = syms['s83']
-    s86 = syms['s86']
-    s89 = syms['s89']
-    s90 = syms['s90']
-    s94 = syms['s94']
-    values = [
-        _retrace_tensor((213,), dtype=torch.float32, device=dev('cpu')),  # arg0_1
-        (torch.sym_sum([2027, s50, s58, s65, s66, s67, s75, s77, s80, s83, s89, ((-1) * s12), ((-1) * s14), ((-1) * s16), ((-1) * s38), ((-1) * s46), ((-1) * s47), ((-1) * s49), ((-1) * s57), ((-1) * s74), ((-1) * s86), ((-1) * s90), ((-1) * s94)]) % 213),  # arg33_1
-    ]
-    return values, [s12, s14, s16, s38, s46, s47, s49, s50, s57, s58, s65, s66, s67, s74, s75, s77, s80, s83, s86, s89, s90, s94]
+RETRACE_INPUTS = InputSpec(
+    hints={'s12': 1033, 's14': 1027, 's16': 1039, 's38': 1069, 's46': 1021, 's47': 1081, 's49': 1003, 's50': 1048, 's57': 1051, 's58': 1090, 's65': 1060, 's66': 1066, 's67': 1078, 's74': 1063, 's75': 1012, 's77': 1000, 's80': 1030, 's83': 1072, 's86': 1057, 's89': 1006, 's90': 1009, 's94': 1045},
+    unbacked=(),
+    values=(
+        TensorSpec(('213',)),  # arg0_1
+        '(torch.sym_sum([2027, s50, s58, s65, s66, s67, s75, s77, s80, s83, s89, ((-1) * s12), ((-1) * s14), ((-1) * s16), ((-1) * s38), ((-1) * s46), ((-1) * s47), ((-1) * s49), ((-1) * s57), ((-1) * s74), ((-1) * s86), ((-1) * s90), ((-1) * s94)]) % 213)',  # arg33_1
+    ),
+    carried=('s12', 's14', 's16', 's38', 's46', 's47', 's49', 's50', 's57', 's58', 's65', 's66', 's67', 's74', 's75', 's77', 's80', 's83', 's86', 's89', 's90', 's94'),
+    used=('s12', 's14', 's16', 's38', 's46', 's47', 's49', 's50', 's57', 's58', 's65', 's66', 's67', 's74', 's75', 's77', 's80', 's83', 's86', 's89', 's90', 's94'),
+)
 
 
 if __name__ == '__main__':
@@ -474,4 +699,4 @@ if __name__ == '__main__':
         with torch.no_grad():
             run_repro(mod, load_args, accuracy=False, command='run', save_dir=None, tracing_mode='symbolic', check_str=None)
     else:
-        sys.exit(_retrace_main(sys.argv[1:], mod, _retrace_inputs, globals(), 22))
+        sys.exit(standalone_main(sys.argv[1:], mod, RETRACE_INPUTS, globals()))

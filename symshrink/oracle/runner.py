@@ -51,11 +51,15 @@ def child_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     return python_env({**CHILD_ENV, **(extra or {})})
 
 
-# The functions that bound `symshrink.retrace`'s phases (the ones its `dynamo_timed` keys
-# time), so that a child killed mid-compile still says which phase it was stuck in.
+# The functions that bound the retrace's phases (the ones its `dynamo_timed` keys time),
+# so that a child killed mid-compile still says which phase it was stuck in. The first two
+# are `symshrink.runtime`'s; a standalone min.py carries that module's code as `__main__`,
+# where they are `__main__.trace_graph` and `__main__.compile_graph`. No oracle runs a
+# min.py as its script today (`entry='script'` serves stand-ins and `--test` commands, with
+# no phase markers, so every sample is in phase `run`); one that does must add those names.
 RETRACE_PHASES: dict[str, str] = {
-    "symshrink.retrace._Run.trace": "trace",
-    "symshrink.retrace._Run.compile": "other",
+    "symshrink.runtime.trace_graph": "trace",
+    "symshrink.runtime.compile_graph": "other",
     "torch._inductor.compile_fx._recursive_post_grad_passes": "post_grad",
     "torch._inductor.graph.GraphLowering.run": "lowering",
     "torch._inductor.scheduler.Scheduler.__init__": "scheduling",
