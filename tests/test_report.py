@@ -37,17 +37,24 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished `symshrink minimize --test` run of floordiv_sum (N = 4), and its report
     with a two-width measurement."""
     tmp = tmp_path_factory.mktemp("report")
-    repro = generate("floordiv_sum", tmp, n=4, fixture_name="repro").path
-    script = tmp / "interesting.py"
-    script.write_text(TEST_SCRIPT)
-    cmd = [sys.executable, "-m", "symshrink", "minimize", str(repro), "--no-progress"]
-    cmd += ["--test", f"{sys.executable} {script}"]
-    env = {**os.environ, "CALL_LOG": str(tmp / "calls")}
-    done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    done = minimize_with_test(tmp, n=4)
     assert done.returncode == 0, done.stderr
     work_dir = tmp / "repro.min.py.work"
     write_report(work_dir, widths=(2, 3), timeout_s=120)
     return work_dir
+
+
+def minimize_with_test(tmp: Path, *extra: str, n: int) -> subprocess.CompletedProcess[str]:
+    """`symshrink minimize --test` on floordiv_sum (N = n) written to `tmp/repro.py`."""
+    repro = tmp / "repro.py"
+    if not repro.exists():
+        generate("floordiv_sum", tmp, n=n, fixture_name="repro")
+    script = tmp / "interesting.py"
+    script.write_text(TEST_SCRIPT)
+    cmd = [sys.executable, "-m", "symshrink", "minimize", str(repro), "--no-progress"]
+    cmd += ["--test", f"{sys.executable} {script}", *extra]
+    env = {**os.environ, "CALL_LOG": str(tmp / "calls")}
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
 
 
 def mermaid_block(markdown: str) -> str:
@@ -210,15 +217,8 @@ def test_cli_report_of_a_non_run_is_one_line(tmp_path: Path) -> None:
 def test_report_of_a_cut_short_then_resumed_run(tmp_path: Path) -> None:
     """Cut short by --max-calls, the report says the result is not minimal yet; resumed,
     it counts the calls of both runs and records the options it ran with."""
-    repro = generate("floordiv_sum", tmp_path, n=8, fixture_name="repro").path
-    script = tmp_path / "interesting.py"
-    script.write_text(TEST_SCRIPT)
-    cmd = [sys.executable, "-m", "symshrink", "minimize", str(repro), "--no-progress"]
-    cmd += ["--test", f"{sys.executable} {script}"]
-    env = {**os.environ, "CALL_LOG": str(tmp_path / "calls")}
     work_dir = tmp_path / "repro.min.py.work"
-
-    cut = subprocess.run([*cmd, "--max-calls", "3"], capture_output=True, text=True, env=env)
+    cut = minimize_with_test(tmp_path, "--max-calls", "3", n=8)
     assert cut.returncode == 0, cut.stderr
     assert "stopped by max_calls=3: not minimal yet (--resume continues)" in cut.stdout
     text = (write_report(work_dir, plot=False)).read_text()
@@ -226,7 +226,7 @@ def test_report_of_a_cut_short_then_resumed_run(tmp_path: Path) -> None:
     assert "--max-calls 3" in text and "(its options are not recorded)" not in text
     assert "| sympy | `" in text and "| symshrink | `" in text
 
-    resumed = subprocess.run([*cmd, "--resume"], capture_output=True, text=True, env=env)
+    resumed = minimize_with_test(tmp_path, "--resume", n=8)
     assert resumed.returncode == 0, resumed.stderr
     report = json.loads((work_dir / "report.json").read_text())
     assert report["fixpoint"] and report["oracle_calls_total"] > report["oracle_calls"]
