@@ -359,7 +359,11 @@ class _Run:
             runtime.compile_graph(gm, args, self.timings, self.native)
         finally:
             if self.native:
-                self.note(f"vector ISA probe: {self.timings.probe_s:.1f} s")
+                self.note(
+                    f"vector ISA probe: {self.timings.probe_s:.1f} s (Inductor compiles small C++ "
+                    "programs once per process to learn which vector instructions this CPU has; "
+                    "not part of the graph's compile, not in the total)"
+                )
             self.note_replacements()
 
     def note_replacements(self) -> None:
