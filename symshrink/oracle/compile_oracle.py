@@ -186,6 +186,8 @@ class CompileOracle(BaseOracle):
         baseline: BaselineKind,
         threshold_s: float | None,
     ) -> Calibration:
+        """The original's control k times (ratio mode), then the original k times stopped at
+        its kill point, and once longer for the guard's reference if it was stopped."""
         clock = self.calibration.clock
         baseline_measures: tuple[float, ...] = ()
         if threshold_s is None:
