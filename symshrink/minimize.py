@@ -53,6 +53,7 @@ log = logging.getLogger(__name__)
 JOURNAL = "journal.jsonl"
 CONTROLS = "controls.jsonl"
 CALIBRATION = "calibration.json"
+JUDGED_BY = "judged_by.json"
 REPORT = "report.json"
 LOCK = "lock"  # flock'd while a run uses the directory; holds its pid
 
@@ -137,12 +138,53 @@ def prepare_work(work: Path, resume: bool) -> None:
     journal and calibration must be files, and a fresh run starts without them."""
     for folder in work.glob("cand-*"):
         shutil.rmtree(folder, ignore_errors=True)
-    for name in (JOURNAL, CONTROLS, CALIBRATION):
+    for name in (JOURNAL, CONTROLS, CALIBRATION, JUDGED_BY):
         path = work / name
         if path.exists() and not path.is_file():
             raise ReproError("not a regular file; remove it or choose another --work-dir", path)
         if not resume:
             path.unlink(missing_ok=True)
+
+
+def judged_by(opts: Options, original: Repro) -> dict[str, Any]:
+    """What the journal's verdicts depend on: the input and the rule that judged it."""
+    rule: dict[str, Any] = (
+        {"test": opts.test}
+        if opts.test is not None
+        else {
+            "ratio": None if opts.threshold is not None else opts.ratio,
+            "baseline": None if opts.threshold is not None else opts.baseline,
+            "threshold": opts.threshold,
+            "torch_settings": dict(opts.torch_settings),
+            "signature": opts.signature,
+            "margin": opts.margin,
+            "confirm": opts.confirm,
+        }
+    )
+    return {"input": canonical_key(original), **rule}
+
+
+def check_resumable(path: Path, judged: dict[str, Any]) -> None:
+    """A resumed run must judge as the journal's run did: verdicts of another test, ratio
+    or input would be taken as this run's. One line says what differs (exit 2)."""
+    try:
+        recorded = json.loads(path.read_bytes())
+        if not isinstance(recorded, dict):
+            raise ValueError
+    except (OSError, ValueError):
+        raise ReproError("not a record symshrink wrote; remove the work directory", path) from None
+    differs = [
+        "the input was edited" if key == "input" else f"{key} {recorded.get(key)!r}, now {value!r}"
+        for key, value in judged.items()
+        if recorded.get(key) != value
+    ]
+    if differs:
+        raise ReproError(
+            "--resume: this journal was judged otherwise ("
+            + "; ".join(differs)
+            + "); run without --resume to start afresh",
+            path,
+        )
 
 
 def check_calibration(path: Path) -> None:
@@ -291,7 +333,11 @@ def minimize(opts: Options) -> Outcome:
     work = work_directory(out, opts.work_dir)
     with held(work / LOCK):
         prepare_work(work, opts.resume)
+        judged = judged_by(opts, original)
+        if opts.resume and (work / JUDGED_BY).exists():
+            check_resumable(work / JUDGED_BY, judged)
         check_oracle_options(opts, work)
+        atomic_write(work / JUDGED_BY, json.dumps(judged, indent=2) + "\n")
         atomic_write(out, render_output(original))  # a valid result exists from the start
         with _interrupts():
             try:

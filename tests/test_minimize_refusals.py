@@ -48,6 +48,12 @@ def minimize(
     )
 
 
+def calls(tmp: Path) -> int:
+    """How often the --test script ran."""
+    path = tmp / "calls"
+    return len(path.read_text().splitlines()) if path.exists() else 0
+
+
 def assert_refused(result: subprocess.CompletedProcess[str], *fragments: str) -> None:
     """Exit 2 with one line holding every fragment, no traceback."""
     assert result.returncode == 2, result.stderr
@@ -200,7 +206,41 @@ def test_unreadable_journal_lines_are_skipped_with_a_warning(
     (work / "journal.jsonl").write_bytes(garbage)
     result = minimize(tmp_path, repro, "--work-dir", str(work), "--resume")
     assert result.returncode == 0, result.stderr
-    assert "skipped 1 unreadable lines" in result.stderr
+    assert "skipped 1 unreadable or edited lines" in result.stderr
+
+
+def test_resume_judged_otherwise_is_refused(tmp_path: Path, repro: Path) -> None:
+    """A journal's verdicts belong to its test and its input: another test, or an edited
+    input, is refused on --resume (one line saying what differs); the same one resumes."""
+    work = ["--work-dir", str(tmp_path / "work")]
+    assert minimize(tmp_path, repro, *work, "--max-calls", "2").returncode == 0
+    other = tmp_path / "other.py"
+    other.write_text(TEST_SCRIPT.format(python=sys.executable))
+    other.chmod(0o755)
+    before = calls(tmp_path)
+    result = minimize(tmp_path, repro, *work, "--resume", "--test", str(other), test=False)
+    assert_refused(result, "judged_by.json", "--resume: this journal was judged otherwise", "test")
+    edited = tmp_path / "edited.py"
+    edited.write_text(repro.read_text().replace("step=1,", "step=2,"))
+    result = minimize(tmp_path, edited, *work, "--resume")
+    assert_refused(result, "the input was edited", "run without --resume to start afresh")
+    assert calls(tmp_path) == before  # refused before any oracle call
+    assert minimize(tmp_path, repro, *work, "--resume").returncode == 0
+
+
+def test_a_journal_verdict_edited_by_hand_is_judged_again(tmp_path: Path, repro: Path) -> None:
+    work = tmp_path / "work"
+    assert minimize(tmp_path, repro, "--work-dir", str(work)).returncode == 0
+    journal = work / "journal.jsonl"
+    lines = journal.read_text().splitlines()
+    entry = json.loads(lines[-1])
+    entry["verdict"]["interesting"] = not entry["verdict"]["interesting"]  # a hand edit
+    journal.write_text("\n".join([*lines[:-1], json.dumps(entry)]) + "\n")
+    before = calls(tmp_path)
+    result = minimize(tmp_path, repro, "--work-dir", str(work), "--resume")
+    assert result.returncode == 0, result.stderr
+    assert "skipped 1 unreadable or edited lines" in result.stderr
+    assert calls(tmp_path) == before + 1  # that one candidate, judged again
 
 
 @pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o027, 0o640)])

@@ -33,7 +33,10 @@ def text_key(source: str) -> str:
 class JsonlStore(Generic[R]):
     """Key → record, in memory and (with a `path`) in a JSONL file; counts hits and misses.
 
-    Each line is `{"key": ..., FIELD: encode(record)}`.
+    Each line is `{"key": ..., FIELD: encode(record), "sum": ...}`, the sum a checksum of
+    the key and the record: a line edited by hand (or by anything but this class) no longer
+    matches it and is skipped on load, so its candidate is judged again rather than taken
+    on trust.
     """
 
     def __init__(
@@ -59,11 +62,18 @@ class JsonlStore(Generic[R]):
             for line in f:
                 try:
                     entry = json.loads(line)
-                    self._records[entry["key"]] = self._decode(entry[self._field])
+                    key, data = entry["key"], entry[self._field]
+                    if entry["sum"] != _checksum(key, data):
+                        raise ValueError("checksum mismatch")
+                    self._records[key] = self._decode(data)
                 except (ValueError, KeyError, TypeError):
                     skipped += 1
         if skipped:
-            log.warning("%s: skipped %d unreadable lines", path, skipped)
+            log.warning(
+                "%s: skipped %d unreadable or edited lines (their candidates are judged again)",
+                path,
+                skipped,
+            )
         log.info("%s: %d records", path, len(self._records))
 
     def __len__(self) -> int:
@@ -87,8 +97,14 @@ class JsonlStore(Generic[R]):
             self._records[key] = record
             if self.path is not None:
                 with self.path.open("a") as f:
-                    line = {"key": key, self._field: self._encode(record)}
+                    data = self._encode(record)
+                    line = {"key": key, self._field: data, "sum": _checksum(key, data)}
                     f.write(json.dumps(line) + "\n")
+
+
+def _checksum(key: str, data: dict[str, Any]) -> str:
+    text = json.dumps([key, data], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class Cache(JsonlStore[Verdict]):
