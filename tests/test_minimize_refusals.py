@@ -151,6 +151,8 @@ def test_a_test_command_that_cannot_run_is_refused(
         ("--confirm", "-1"),
         ("--max-calls", "-1"),
         ("--max-time", "-1"),
+        ("--ratio", "1"),
+        ("--ratio", "0.5"),
     ],
 )
 def test_out_of_range_options_are_refused(
