@@ -586,9 +586,6 @@ def free_symbol_names(expr: sympy.Basic) -> frozenset[str]:
     return frozenset(s.name for s in expr.free_symbols)
 
 
-_NARY = frozenset({"Add", "Mul", "Max", "Min", "And", "Or"})
-
-
 _NARY = (sympy.Add, sympy.Mul, Max, Min, sympy.And, sympy.Or)
 
 
