@@ -1,8 +1,10 @@
 """The seeded corpus itself (`corpora/`): complete entries that replay, and what they record.
 
-Whether an entry is still slow depends on the machine's speed and load, so replay checks
-only that every entry is judged (never an error); docs/corpus.md holds a replay and a
-width sweep on the reference machine.
+An entry is judged by the ratio of its compile time to its static twin's, both measured in
+the same replay, so the verdict travels between machines of one kind where seconds do
+not: two replays in a row agree on entries well above their R. Entries at the edge of R
+can flip between replays (docs/corpus.md has three replays and a width sweep), so the
+seeded replay checks only that every entry is judged.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import pytest
 from symshrink import corpus as corpus_mod
 from symshrink.repro.parse import parse_file
 from symshrink.standalone import is_standalone
+from tests.test_corpus import machine_paths
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpora"
 ENTRIES = corpus_mod.entries(CORPUS)
@@ -37,11 +40,47 @@ def test_entry_is_complete_and_minimized_to_a_fixpoint(entry: corpus_mod.Entry) 
     assert is_standalone(entry.minimal.read_text()) and case["standalone"]
     assert case["after"]["free_symbols"] == len(model.hints) < case["before"]["free_symbols"]
     assert case["minimize"]["fixpoint"] and case["minimize"]["reverified"]
-    assert case["threshold_s"] > 0 and case["clock"] == "cpu" and case["torch_version"]
+    assert case["format"] == 2 and case["clock"] == "cpu" and case["baseline"] == "static"
+    assert case["torch_version"] and case["sympy_version"]
+    after = case["after"]
+    assert after["slow_phase_s"] > after["baseline_s"] > 0 and after["measured_by"]
     assert (entry.path / "origin.py").is_file() or (entry.path / "generate.txt").is_file()
-    smallest = case["smallest_slow"]
-    assert smallest["free_symbols"] is not None and smallest["points"]
-    assert smallest["free_symbols"] <= len(model.hints)
+    assert case["origin"]["file"] in (None, "origin.py")
+    smallest = case["smallest_slow"]  # None: no member of its width family was slow
+    assert smallest["points"] and smallest["ratio"] == entry.ratio
+    assert smallest["free_symbols"] is None or smallest["free_symbols"] <= len(model.hints)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
+def test_no_path_of_the_machine_that_made_it(entry: corpus_mod.Entry) -> None:
+    """case.json names files relative to the entry, or the command that writes them."""
+    paths = machine_paths(entry.case)
+    assert not paths, paths
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
+def test_the_recorded_twin_ratio_reaches_its_R(entry: corpus_mod.Entry) -> None:
+    """Still slow as recorded: at least R x its static twin (R = 4 for the entries minimized
+    at an absolute threshold, before the ratio verdict)."""
+    assert entry.twin_ratio is not None and entry.twin_ratio >= entry.ratio
+
+
+@pytest.mark.torch
+def test_two_replays_in_a_row_agree(tmp_path: Path) -> None:
+    """Two small entries far above R (16x and 11x their twins at R = 4), replayed by this
+    interpreter and then again through `--python`, as one table of two columns."""
+    names = ["item_mod_pythonmod", "modidx_outer_sums"]
+    cmd = [sys.executable, "-m", "symshrink", "corpus", "replay", *names]
+    cmd += ["--corpus", str(CORPUS), "--python", sys.executable]
+    result = subprocess.run(
+        [*cmd, "--json"], capture_output=True, text=True, timeout=600, cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    first, second = json.loads(result.stdout)
+    assert first["torch_version"] == second["torch_version"]
+    for a, b in zip(first["entries"], second["entries"], strict=True):
+        assert a["name"] == b["name"] and a["verdict"] == b["verdict"] == "still slow", (a, b)
+        assert a["ratio"] == pytest.approx(b["ratio"], rel=0.25)  # both far above 4
 
 
 @pytest.mark.torch
