@@ -10,9 +10,11 @@ seeded replay checks only that every entry is judged.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -65,18 +67,24 @@ def test_the_recorded_twin_ratio_reaches_its_R(entry: corpus_mod.Entry) -> None:
     assert entry.twin_ratio is not None and entry.twin_ratio >= entry.ratio
 
 
+def replay(cwd: Path, *args: str, timeout: float) -> Any:
+    """`symshrink corpus replay ARGS --json` from another directory, with this checkout's
+    symshrink (the interpreters it starts inherit PYTHONPATH)."""
+    cmd = [sys.executable, "-m", "symshrink", "corpus", "replay", *args, "--corpus", str(CORPUS)]
+    env = {**os.environ, "PYTHONPATH": str(CORPUS.parent)}
+    result = subprocess.run(
+        [*cmd, "--json"], capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
 @pytest.mark.torch
 def test_two_replays_in_a_row_agree(tmp_path: Path) -> None:
     """Two small entries far above R (16x and 11x their twins at R = 4), replayed by this
     interpreter and then again through `--python`, as one table of two columns."""
-    names = ["item_mod_pythonmod", "modidx_outer_sums"]
-    cmd = [sys.executable, "-m", "symshrink", "corpus", "replay", *names]
-    cmd += ["--corpus", str(CORPUS), "--python", sys.executable]
-    result = subprocess.run(
-        [*cmd, "--json"], capture_output=True, text=True, timeout=600, cwd=tmp_path
-    )
-    assert result.returncode == 0, result.stderr
-    first, second = json.loads(result.stdout)
+    names = ("item_mod_pythonmod", "modidx_outer_sums")
+    first, second = replay(tmp_path, *names, "--python", sys.executable, timeout=600)
     assert first["torch_version"] == second["torch_version"]
     for a, b in zip(first["entries"], second["entries"], strict=True):
         assert a["name"] == b["name"] and a["verdict"] == b["verdict"] == "still slow", (a, b)
@@ -86,15 +94,7 @@ def test_two_replays_in_a_row_agree(tmp_path: Path) -> None:
 @pytest.mark.torch
 def test_the_seeded_corpus_replays(tmp_path: Path) -> None:
     """`symshrink corpus replay` as a maintainer runs it: one row per entry, each judged."""
-    result = subprocess.run(
-        [sys.executable, "-m", "symshrink", "corpus", "replay", "--corpus", str(CORPUS), "--json"],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        cwd=tmp_path,
-    )
-    assert result.returncode == 0, result.stderr
-    rows = json.loads(result.stdout)["entries"]
+    rows = replay(tmp_path, timeout=1800)["entries"]
     assert [r["name"] for r in rows] == [e.name for e in ENTRIES]
     for row in rows:
         assert row["verdict"] in ("still slow", "fixed", "slow, other cause"), row
