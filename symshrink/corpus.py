@@ -427,11 +427,12 @@ def replay(
     """Retrace every entry (or `names`) and its static twin through the compile oracle.
 
     Each entry is judged as `minimize` judged it: still slow at R x its twin (R: `ratio`,
-    else the R it was minimized at), the twin measured `twin_runs` times now, in the same
-    oracle child (warm-forked from one pool for the whole replay unless `runner` is
-    given), so both times share this machine's speed and load. The entry is not stopped at
-    R x its twin, so `ratio` says how slow it is under this torch (at most `timeout_s` of
-    wall time). Its recorded torch_settings apply, overridden by `torch_settings`.
+    else the R it was minimized at), the twin measured `twin_runs` times (median) just
+    before the entry, both in the oracle's child (warm-forked from one pool for the whole
+    replay unless `runner` is given), so both times share this machine's speed and load.
+    The entry is not stopped at R x its twin, so `ratio` says how slow it is under this
+    torch (at most `timeout_s` of wall time). Its recorded torch_settings apply,
+    overridden by `torch_settings`.
     """
     _check_options(timeout_s, ratio, twin_runs)
     chosen = entries(corpus, names)
