@@ -211,7 +211,7 @@ def test_replay_judges_like_the_oracle(run: dict[str, Path], tmp_path: Path) -> 
     assert r.verdict == "slow, other cause" and "hot spots" in r.detail
     assert "slow, other cause (" in corpus_mod.replay_table([r])
     # Only the samples up to R x the twin count, as in minimize's runs stopped there: gcd
-    # holds half of the first 2 s (enough), a third of the whole 3 s run (not enough).
+    # holds half of the first 2 s (R = 2: enough), a third of the first 2.9 s (not enough).
     mixed = ("exited", 3.0, ok, {"safe_gcd": 10, "expand": 20})
     assert verdict(TWIN, mixed)[0].verdict == "still slow"
     assert verdict(TWIN, mixed, ratio=2.9)[0].verdict == "slow, other cause"
