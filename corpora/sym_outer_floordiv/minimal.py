@@ -2,9 +2,7 @@
 # SymInt relationships preserved and times Inductor's compile (needs only torch).
 # `--torch-run-repro` runs torch's own run_repro; `--help` for more.
 s21 = 1009
-s29 = 1021
-s45 = 1012
-s53 = 1006
+s53 = 503
 s82 = 1015
 s93 = 1003
 
@@ -62,42 +60,17 @@ class Repro(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()
 
-    def forward(self, arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg10_1):
+    def forward(self, arg8_1, arg10_1):
         iota = torch.ops.prims.iota.default(arg10_1, start=0, step=1, dtype=torch.int64, device=device(type='cpu'), requires_grad=False)
-        mul = torch.ops.aten.mul.Tensor(iota, 1)
-        add_9 = torch.ops.aten.add.Tensor(mul, 0)
-        convert_element_type = torch.ops.prims.convert_element_type.default(add_9, torch.float32)
-        unsqueeze = torch.ops.aten.unsqueeze.default(convert_element_type, 1)
+        unsqueeze = torch.ops.aten.unsqueeze.default(iota, 1)
         iota_1 = torch.ops.prims.iota.default(arg8_1, start=0, step=1, dtype=torch.int64, device=device(type='cpu'), requires_grad=False)
-        mul_1 = torch.ops.aten.mul.Tensor(iota_1, 1)
-        add_11 = torch.ops.aten.add.Tensor(mul_1, 0)
-        convert_element_type_1 = torch.ops.prims.convert_element_type.default(add_11, torch.float32)
-        unsqueeze_1 = torch.ops.aten.unsqueeze.default(convert_element_type_1, 0)
-        mul_2 = torch.ops.aten.mul.Tensor(unsqueeze, unsqueeze_1)
-        add_12 = torch.ops.aten.add.Tensor(mul_2, 1.0)
-        view = torch.ops.aten.view.default(add_12, [arg8_1, arg10_1])
-        sum_9 = torch.ops.aten.sum.dim_IntList(view, [0])
-        return (sum_9,)
+        mul_2 = torch.ops.aten.mul.Tensor(unsqueeze, iota_1)
+        view = torch.ops.aten.view.default(mul_2, [arg8_1, arg10_1])
+        return (view,)
 
 def load_args(reader):
-    buf0 = reader.storage(None, 4000)
-    reader.tensor(buf0, (1000,), is_leaf=True)  # arg0_1
-    buf1 = reader.storage(None, 4*s93)
-    reader.tensor(buf1, (s93,), is_leaf=True)  # arg1_1
-    buf2 = reader.storage(None, 4*s53)
-    reader.tensor(buf2, (s53,), is_leaf=True)  # arg2_1
-    buf3 = reader.storage(None, 4*s21)
-    reader.tensor(buf3, (s21,), is_leaf=True)  # arg3_1
-    buf4 = reader.storage(None, 4*s45)
-    reader.tensor(buf4, (s45,), is_leaf=True)  # arg4_1
-    buf5 = reader.storage(None, 4*s82)
-    reader.tensor(buf5, (s82,), is_leaf=True)  # arg5_1
-    buf6 = reader.storage(None, 4072)
-    reader.tensor(buf6, (1018,), is_leaf=True)  # arg6_1
-    buf7 = reader.storage(None, 4*s29)
-    reader.tensor(buf7, (s29,), is_leaf=True)  # arg7_1
-    reader.symint(916, expr='(((s21 + s29 + s45 + s53 + s82 + s93 + 2018)//160)) + 866')  # arg8_1
-    reader.symint(8084, expr='s21 + s29 + s45 + s53 + s82 + s93 + 2018')  # arg10_1
+    reader.symint(41, expr='((3*s21 + s53 + s82 + s93 + 1012)//160)')  # arg8_1
+    reader.symint(6560, expr='3*s21 + s53 + s82 + s93 + 1012')  # arg10_1
 load_args._version = 0
 mod = Repro()
 
@@ -447,26 +420,16 @@ def _retrace_inputs(env, dev):
     import torch
 
     ops = symint_ops(env)
-    syms = _retrace_symbols(env, {'s21': 1009, 's29': 1021, 's45': 1012, 's53': 1006, 's82': 1015, 's93': 1003}, [])
+    syms = _retrace_symbols(env, {'s21': 1009, 's53': 503, 's82': 1015, 's93': 1003}, [])
     s21 = syms['s21']
-    s29 = syms['s29']
-    s45 = syms['s45']
     s53 = syms['s53']
     s82 = syms['s82']
     s93 = syms['s93']
     values = [
-        _retrace_tensor((1000,), dtype=torch.float32, device=dev('cpu')),  # arg0_1
-        _retrace_tensor((s93,), dtype=torch.float32, device=dev('cpu')),  # arg1_1
-        _retrace_tensor((s53,), dtype=torch.float32, device=dev('cpu')),  # arg2_1
-        _retrace_tensor((s21,), dtype=torch.float32, device=dev('cpu')),  # arg3_1
-        _retrace_tensor((s45,), dtype=torch.float32, device=dev('cpu')),  # arg4_1
-        _retrace_tensor((s82,), dtype=torch.float32, device=dev('cpu')),  # arg5_1
-        _retrace_tensor((1018,), dtype=torch.float32, device=dev('cpu')),  # arg6_1
-        _retrace_tensor((s29,), dtype=torch.float32, device=dev('cpu')),  # arg7_1
-        torch.sym_sum([866, (torch.sym_sum([2018, s21, s29, s45, s53, s82, s93]) // 160)]),  # arg8_1
-        torch.sym_sum([2018, s21, s29, s45, s53, s82, s93]),  # arg10_1
+        (torch.sym_sum([1012, s53, s82, s93, (3 * s21)]) // 160),  # arg8_1
+        torch.sym_sum([1012, s53, s82, s93, (3 * s21)]),  # arg10_1
     ]
-    return values, []
+    return values, [s21, s53, s82, s93]
 
 
 if __name__ == '__main__':
@@ -481,4 +444,4 @@ if __name__ == '__main__':
         with torch.no_grad():
             run_repro(mod, load_args, accuracy=False, command='run', save_dir=None, tracing_mode='symbolic', check_str=None)
     else:
-        sys.exit(_retrace_main(sys.argv[1:], mod, _retrace_inputs, globals(), 6))
+        sys.exit(_retrace_main(sys.argv[1:], mod, _retrace_inputs, globals(), 4))
