@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from symshrink import installed_version
 from symshrink.errors import ReproError
@@ -49,6 +49,9 @@ from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.profile import Clock
 from symshrink.oracle.runner import Run, Runner
 from symshrink.oracle.signature import Signature
+
+if TYPE_CHECKING:
+    from symshrink.baseline import BaselineKind
 
 __all__ = [
     "CASE",
@@ -307,6 +310,11 @@ class Entry:
         return self.case.get("ratio") or DEFAULT_RATIO
 
     @property
+    def baseline(self) -> BaselineKind:
+        """The control it was minimized against (its static twin unless recorded)."""
+        return self.case.get("baseline") or "static"
+
+    @property
     def twin_ratio(self) -> float | None:
         """Its time over its twin's as recorded (`after.measured_by` says by what)."""
         return (self.case.get("after") or {}).get("ratio")
@@ -513,7 +521,7 @@ class Judge:
         slow but not in the entry's recorded hot spots (none recorded: any cause)."""
         clock, reference = entry.clock, entry.reference
         oracle = CompileOracle(
-            Calibration(clock, (), 0.0, ratio=ratio, baseline="static"),
+            Calibration(clock, (), 0.0, ratio=ratio, baseline=entry.baseline),
             self.runner,
             workload=Workload(retrace={"torch_settings": dict(settings)}),
             judging=Judging(

@@ -216,6 +216,11 @@ def test_replay_judges_like_the_oracle(run: dict[str, Path], tmp_path: Path) -> 
     assert verdict(TWIN, mixed)[0].verdict == "still slow"
     assert verdict(TWIN, mixed, ratio=2.9)[0].verdict == "slow, other cause"
 
+    # An entry minimized against the independent control is replayed against it.
+    (entry / "case.json").write_text(json.dumps({**case, "baseline": "independent"}))
+    r, specs = verdict(TWIN, ("exited", 3.0, ok, gcd))
+    assert [s["retrace"]["mode"] for s in specs] == ["independent", "preserved"]
+
 
 def test_versions_table_puts_torch_versions_side_by_side(run: dict[str, Path], tmp_path: Path):
     """`--python`: another interpreter's `replay --json`, read back as a column."""
