@@ -363,8 +363,9 @@ def corpus_add(
             help=_with_default("the command that writes the original (generate.txt)", "none")
         ),
     ] = None,
-    threshold: Annotated[
-        float | None, typer.Option(help=_with_default("seconds that count as slow", "the run's"))
+    ratio: Annotated[
+        float | None,
+        typer.Option(help=_with_default("R: slow at R x its static twin", "the run's, else 4")),
     ] = None,
     torch_setting: Annotated[
         list[str] | None,
@@ -386,7 +387,7 @@ def corpus_add(
         run_dir=run_dir,
         origin=origin,
         generate=generate,
-        threshold_s=threshold,
+        ratio=ratio,
         torch_settings=_settings(torch_setting or []),
         force=force,
     )
@@ -408,6 +409,17 @@ def corpus_list(
         typer.echo(corpus_mod.list_table(rows), nl=False)
 
 
+CorpusRatio = Annotated[
+    float | None,
+    typer.Option(
+        help=_with_default("still slow at >= RATIO x its static twin", "the entry's R, else 4")
+    ),
+]
+TwinRuns = Annotated[
+    int, typer.Option(help="runs of each static twin (their median counts)", min=1)
+]
+
+
 @corpus_app.command("replay")
 def corpus_replay(
     names: Annotated[
@@ -420,23 +432,50 @@ def corpus_replay(
     torch_setting: TorchSettings = None,
     json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     timeout: Annotated[float, typer.Option(help="seconds allowed per entry")] = 600.0,
-    factor: Annotated[
-        float, typer.Option(help="still slow at >= FACTOR x the recorded threshold")
-    ] = 1.0,
+    ratio: CorpusRatio = None,
+    twin_runs: TwinRuns = 3,
+    python: Annotated[
+        list[str] | None,
+        typer.Option(
+            help=_with_default(
+                "also replay with this interpreter (torch and symshrink installed; "
+                "repeatable): one column per torch version",
+                "this one only",
+            )
+        ),
+    ] = None,
 ) -> None:
-    """Retrace every entry under this torch and these settings: still slow, fixed or error."""
+    """Retrace every entry and its static twin under this torch and these settings: still
+    slow (at R x the twin), fixed, slow for another cause, or error."""
     from symshrink import corpus as corpus_mod
 
     settings = _settings(torch_setting or [])
+    where = corpus_mod.find_dir(corpus)
     results = corpus_mod.replay(
-        corpus_mod.find_dir(corpus),
+        where,
         names=names or [],
         torch_settings=settings,
         timeout_s=timeout,
-        factor=factor,
+        ratio=ratio,
+        twin_runs=twin_runs,
     )
+    records = [corpus_mod.replay_record(results, settings)]
+    for interpreter in python or []:  # one after the other: no replay loads another's
+        records.append(
+            corpus_mod.replay_with(
+                interpreter,
+                where,
+                names=[r.name for r in results],
+                torch_settings=settings,
+                timeout_s=timeout,
+                ratio=ratio,
+                twin_runs=twin_runs,
+            )
+        )
     if json_output:
-        typer.echo(corpus_mod.replay_json(results, factor, settings))
+        typer.echo(json.dumps(records[0] if not python else records, indent=2))
+    elif python:
+        typer.echo(corpus_mod.versions_table(records), nl=False)
     else:
         typer.echo(corpus_mod.replay_table(results), nl=False)
 
@@ -456,14 +495,14 @@ def corpus_sweep(
     ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     timeout: Annotated[float, typer.Option(help="seconds allowed per member")] = 600.0,
-    factor: Annotated[
-        float, typer.Option(help="still slow at >= FACTOR x the recorded threshold")
-    ] = 1.0,
+    ratio: CorpusRatio = None,
+    twin_runs: TwinRuns = 3,
     record: Annotated[
         bool, typer.Option("--record/--no-record", help="write smallest_slow into case.json")
     ] = True,
 ) -> None:
-    """Judge each entry at smaller widths: the fewest free symbols at which it is still slow."""
+    """Judge each entry at smaller widths, each against its own static twin: the fewest free
+    symbols at which it is still slow."""
     from symshrink import corpus as corpus_mod
     from symshrink.widths import parse_widths
 
@@ -472,7 +511,8 @@ def corpus_sweep(
         names=names or [],
         widths=parse_widths(widths) if widths else None,
         timeout_s=timeout,
-        factor=factor,
+        ratio=ratio,
+        twin_runs=twin_runs,
         record=record,
     )
     if json_output:

@@ -3,20 +3,25 @@
 Each entry is a directory holding
 
 - `minimal.py`: the standalone minimal repro (`python minimal.py` needs only torch);
-- `case.json`: where it came from, the torch version and `torch_settings` it was
-  recorded with, sizes and times before and after minimization (`free_symbols`,
-  `expr_ops`, `slow_phase_s`), the slow phase and signature when known, and the
-  threshold (seconds) that counted as slow;
+- `case.json`: where it came from (names relative to the entry, or the command that
+  writes the original: no path of the machine that made it), the torch and sympy
+  versions and `torch_settings` it was recorded with, sizes before and after
+  minimization (`free_symbols`, `expr_ops`), the entry's time, its static twin's and
+  their ratio (`slow_phase_s`, `baseline_s`, `ratio`), R (`ratio` at the top: the ratio
+  it was minimized at), the slow phase and the hot spots it was judged by;
 - `origin.py`, a copy of the original script when it is small, or `generate.txt`, the
   command that writes it (e.g. `python tests/fixtures_gen.py OUT --family floordiv_sum`).
 
 `replay` judges every entry as `minimize` judged it: the compile oracle's child (warm
-forked, `--no-native-compile`, the entry's recorded torch settings), on the recorded
-clock (CPU seconds of the child), against `factor` × the recorded threshold: `still
-slow`, `fixed` or `error`. So a maintainer sees which pathologies still hurt under this
-torch and these settings. `sweep` measures each entry's width family the same way and
-records in case.json the fewest free symbols at which it is still slow. This module
-imports no torch (the oracle's children do).
+forked, `--no-native-compile`, the entry's recorded torch settings) measures the entry's
+static twin and the entry itself in the same replay, and the entry is `still slow` when
+it is still compiling at R x its twin, else `fixed` (`slow, other cause`: slow, but not in
+its recorded hot spots; `error`). Seconds do not travel between machines; the ratio of
+two runs on the same machine under the same load does. So a maintainer sees which
+pathologies still hurt under this torch and these settings, and `--python` puts other
+environments' torch versions beside it. `sweep` measures each entry's width family the
+same way and records in case.json the fewest free symbols at which it is still slow.
+This module imports no torch (the oracle's children do).
 """
 
 from __future__ import annotations
@@ -25,22 +30,28 @@ import datetime
 import json
 import logging
 import re
+import subprocess
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from symshrink import installed_version
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 from symshrink.oracle import Calibration, CompileOracle, Judging, Workload
+from symshrink.oracle.cache import ControlTimes
+from symshrink.oracle.calibrate import DEFAULT_RATIO
 from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.profile import Clock
 from symshrink.oracle.runner import Run, Runner
 from symshrink.oracle.signature import Signature
+
+if TYPE_CHECKING:
+    from symshrink.baseline import BaselineKind
 
 __all__ = [
     "CASE",
@@ -56,7 +67,10 @@ __all__ = [
     "list_rows",
     "list_table",
     "replay",
+    "replay_record",
     "replay_table",
+    "replay_with",
+    "versions_table",
 ]
 
 MINIMAL = "minimal.py"
@@ -64,8 +78,10 @@ CASE = "case.json"
 ORIGIN = "origin.py"
 GENERATE = "generate.txt"
 ORIGIN_MAX_BYTES = 64_000  # larger originals are recorded by the command that writes them
-VERDICTS = ("still slow", "fixed", "slow, other cause", "error", "no threshold")
-CASE_FORMAT = 1
+VERDICTS = ("still slow", "fixed", "slow, other cause", "error")
+CASE_FORMAT = 2  # 2: judged by the ratio to the static twin, no machine paths
+# The run's options case.json keeps (`test` may name a script of that machine).
+MINIMIZE_OPTIONS = ("ratio", "baseline", "threshold", "margin", "confirm", "signature")
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +115,7 @@ def add(
     run_dir: Path | None = None,
     origin: Path | None = None,
     generate: str | None = None,
-    threshold_s: float | None = None,
+    ratio: float | None = None,
     torch_settings: Mapping[str, str] | None = None,
     force: bool = False,
 ) -> Path:
@@ -107,8 +123,8 @@ def add(
 
     The script must parse with symshrink's parser; one that is not yet standalone is
     written in the standalone form (`render_output`). `run_dir` (a minimize work
-    directory) fills case.json from its report.json and calibration.json; `threshold_s`
-    and `torch_settings` override what the run recorded. The original is copied when
+    directory) fills case.json from its report.json and calibration.json; `ratio` (R) and
+    `torch_settings` override what the run recorded. The original is copied when
     given (or named by the report) and at most ORIGIN_MAX_BYTES, else `generate` (a
     command) is recorded. An existing entry is replaced only with `force`.
     Raises ReproError for bad input.
@@ -137,20 +153,18 @@ def add(
     if origin_path is not None and origin_path.stat().st_size <= ORIGIN_MAX_BYTES:
         origin_text = origin_path.read_text()
     if origin_text is None and generate is None and origin_path is not None:
-        generate = f"# the original ({origin_path.stat().st_size} bytes) was {origin_path}"
+        generate = f"# the original ({origin_path.stat().st_size} bytes) was {origin_path.name}"
 
     case = _case(
         name,
-        minimal=minimal,
         after_measures=measures(model),
         standalone=standalone,
         report=report,
         calibration=calibration,
-        run_dir=run_dir,
         origin_path=origin_path,
         origin_copied=origin_text is not None,
         generate=generate,
-        threshold_s=threshold_s,
+        ratio=ratio,
         torch_settings=torch_settings,
     )
     if force and entry_dir.exists():  # a replaced entry keeps no stale origin file
@@ -203,29 +217,27 @@ def _reported_origin(report: Mapping[str, Any], run_dir: Path | None) -> Path | 
 def _case(
     name: str,
     *,
-    minimal: Path,
     after_measures: dict[str, int],
     standalone: bool,
     report: Mapping[str, Any],
     calibration: Mapping[str, Any],
-    run_dir: Path | None,
     origin_path: Path | None,
     origin_copied: bool,
     generate: str | None,
-    threshold_s: float | None,
+    ratio: float | None,
     torch_settings: Mapping[str, str] | None,
 ) -> dict[str, Any]:
+    """case.json: no path of this machine in it (the entry's own files are named relative to
+    it), so the entry means the same wherever the corpus is checked out."""
     options = report.get("options") or {}
     settings = dict(options.get("torch_settings") or {})
     settings.update(torch_settings or {})
-    if threshold_s is None:
-        threshold_s = report.get("threshold_s", calibration.get("threshold_s"))
     after = {**after_measures, **(report.get("final") or {})}
     after["free_symbols"] = after_measures["free_symbols"]  # the script added is the truth
     after["expr_ops"] = after_measures["expr_ops"]
+    if "ratio" in after:
+        after["measured_by"] = "minimize's re-verification"
     verdicts = [v for v in report.get("reverify_verdicts") or [] if v.get("interesting")]
-    if verdicts and all(str(v.get("detail", "")).startswith("stopped at") for v in verdicts):
-        after["slow_phase_s_is_lower_bound"] = True  # re-verification stops at the threshold
     phases = Counter(v["slow_phase"] for v in verdicts if v.get("slow_phase"))
     torch_version = report.get("torch_version") or installed_version("torch")
     return {
@@ -233,28 +245,28 @@ def _case(
         "name": name,
         "added": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "origin": {
-            "script": str(origin_path) if origin_path is not None else None,
+            "script": origin_path.name if origin_path is not None else None,
             "file": ORIGIN if origin_copied else None,
             "generate": generate,
-            "minimal_source": str(minimal.resolve()),
-            "run_dir": str(run_dir.resolve()) if run_dir is not None else None,
         },
         "torch_version": torch_version,
         "torch_version_source": "report" if report.get("torch_version") else "installed at add",
+        "sympy_version": installed_version("sympy"),
         "symshrink_version": installed_version("symshrink"),
         "torch_settings": settings,
-        "threshold_s": threshold_s,
-        # minimize accepted a candidate at (1 + margin) x the threshold (None: unknown)
-        "margin": report.get("margin_used", options.get("margin")),
+        # R: still slow at R x its static twin; replay judges at it (None: DEFAULT_RATIO)
+        "ratio": ratio if ratio is not None else report.get("ratio"),
+        "baseline": report.get("baseline") or "static",
         "clock": calibration.get("clock"),
+        "options": {k: options[k] for k in MINIMIZE_OPTIONS if k in options},
+        "margin": report.get("margin_used", options.get("margin")),
         "oracle": report.get("oracle"),
         "before": dict(report.get("initial") or {}),
         "after": after,
         "slow_phase": phases.most_common(1)[0][0] if phases else None,
         "calibrated_phases": calibration.get("phases"),
-        "calibration_s": calibration.get("measures"),
         "signature": verdicts[0].get("signature") if verdicts else None,
-        "reference": _reference(calibration, threshold_s),
+        "reference": _reference(calibration),
         "minimize": {
             k: report[k]
             for k in ("oracle_calls", "seconds", "fixpoint", "stopped_by", "reverified")
@@ -264,12 +276,12 @@ def _case(
     }
 
 
-def _reference(calibration: Mapping[str, Any], threshold_s: float | None) -> dict | None:
-    """The original's hot spots up to the threshold, as the run's oracle compared them:
-    replay and sweep judge 'still slow' by the same cause. None without profiles."""
+def _reference(calibration: Mapping[str, Any]) -> dict | None:
+    """The original's hot spots as the run's oracle sampled them: replay and sweep judge
+    'still slow' by the same cause. None without profiles."""
     if not calibration.get("profiles"):
         return None
-    signature = Calibration.from_dict(dict(calibration)).signature(until=threshold_s)
+    signature = Calibration.from_dict(dict(calibration)).signature()
     return signature.to_dict() if signature is not None else None
 
 
@@ -288,8 +300,24 @@ class Entry:
 
     @property
     def clock(self) -> Clock:
-        """The clock its threshold was recorded on."""
+        """The clock it was measured on."""
         return self.case.get("clock") or "cpu"
+
+    @property
+    def ratio(self) -> float:
+        """R: still slow at R x its static twin, as it was minimized (DEFAULT_RATIO for an
+        entry minimized at an absolute threshold)."""
+        return self.case.get("ratio") or DEFAULT_RATIO
+
+    @property
+    def baseline(self) -> BaselineKind:
+        """The control it was minimized against (its static twin unless recorded)."""
+        return self.case.get("baseline") or "static"
+
+    @property
+    def twin_ratio(self) -> float | None:
+        """Its time over its twin's as recorded (`after.measured_by` says by what)."""
+        return (self.case.get("after") or {}).get("ratio")
 
     @property
     def reference(self) -> Signature | None:
@@ -316,7 +344,7 @@ def entries(corpus: Path, names: Sequence[str] = ()) -> list[Entry]:
 
 
 def list_rows(corpus: Path) -> list[dict[str, Any]]:
-    """One row per entry: name, free symbols, expression ops, recorded times, torch."""
+    """One row per entry: name, sizes, recorded times against the twin, R, torch."""
     rows = []
     for e in entries(corpus):
         after = e.case.get("after") or {}
@@ -325,9 +353,11 @@ def list_rows(corpus: Path) -> list[dict[str, Any]]:
                 "name": e.name,
                 "free_symbols": after.get("free_symbols"),
                 "expr_ops": after.get("expr_ops"),
-                "slow_phase_s": after.get("slow_phase_s"),
-                "before_slow_phase_s": (e.case.get("before") or {}).get("slow_phase_s"),
-                "threshold_s": e.case.get("threshold_s"),
+                "entry_s": after.get("slow_phase_s"),
+                "twin_s": after.get("baseline_s"),
+                "ratio": e.twin_ratio,
+                "lower_bound": bool(after.get("lower_bound")),
+                "at_ratio": e.ratio,
                 "torch_version": e.case.get("torch_version"),
                 "slow_phase": e.case.get("slow_phase"),
                 "smallest_slow": (e.case.get("smallest_slow") or {}).get("free_symbols"),
@@ -337,14 +367,16 @@ def list_rows(corpus: Path) -> list[dict[str, Any]]:
 
 
 def list_table(rows: Sequence[Mapping[str, Any]]) -> str:
-    header = ("name", "symbols", "ops", "slow_phase_s", "threshold_s", "min_slow", "torch")
+    header = ("name", "symbols", "ops", "entry_s", "twin_s", "ratio", "R", "min_slow", "torch")
     body = [
         (
             r["name"],
             _cell(r["free_symbols"]),
             _cell(r["expr_ops"]),
-            _cell(r["slow_phase_s"]),
-            _cell(r["threshold_s"]),
+            _bound(r["entry_s"], r["lower_bound"]),
+            _cell(r["twin_s"]),
+            _times(r["ratio"], r["lower_bound"]),
+            f"{r['at_ratio']:g}",
             _cell(r["smallest_slow"]),
             _cell(r["torch_version"]),
         )
@@ -358,20 +390,21 @@ def list_table(rows: Sequence[Mapping[str, Any]]) -> str:
 
 @dataclass
 class Replay:
-    """One entry replayed: its compile measured on the recorded clock against a limit.
+    """One entry replayed: its compile and its static twin's, measured in the same replay.
 
-    `limit_s` is `factor` x the recorded threshold; `measured_s` is on `clock` (a lower
-    bound when `stopped`: the run hit the timeout).
+    `entry_s` and `twin_s` (the median of the twin's runs) are on `clock`; `ratio` is
+    their quotient, judged against `at_ratio` (R); both are lower bounds when `stopped`
+    (the entry hit the timeout).
     """
 
     name: str
     verdict: str
-    measured_s: float | None = None
-    clock: str | None = None
+    at_ratio: float
+    entry_s: float | None = None
+    twin_s: float | None = None
+    ratio: float | None = None
     stopped: bool = False
-    threshold_s: float | None = None
-    limit_s: float | None = None
-    recorded_s: float | None = None
+    clock: str = "cpu"
     slow_phase: str | None = None
     phases: dict[str, float] = field(default_factory=dict)
     signature: list[str] = field(default_factory=list)
@@ -386,6 +419,7 @@ _VERDICT_OF_STATUS = {
     "error": "error",
     "slipped": "slow, other cause",
 }
+TWIN_RUNS = 3
 
 
 def replay(
@@ -394,48 +428,52 @@ def replay(
     names: Sequence[str] = (),
     torch_settings: Mapping[str, str] | None = None,
     timeout_s: float = 600.0,
-    factor: float = 1.0,
+    ratio: float | None = None,
+    twin_runs: int = TWIN_RUNS,
     runner: Runner | None = None,
 ) -> list[Replay]:
-    """Retrace every entry (or `names`) through the compile oracle, one after the other.
+    """Retrace every entry (or `names`) and its static twin through the compile oracle.
 
-    Each entry is judged as `minimize` judged it: the oracle's child (warm-forked from one
-    pool for the whole replay unless `runner` is given), the entry's recorded clock
-    (CPU seconds by default) and `factor` x its recorded threshold. The run is not
-    stopped at the threshold, so `measured_s` says how slow the entry is under this
+    Each entry is judged as `minimize` judged it: still slow at R x its twin (R: `ratio`,
+    else the R it was minimized at), the twin measured `twin_runs` times (median) just
+    before the entry, both in the oracle's child (warm-forked from one pool for the whole
+    replay unless `runner` is given), so both times share this machine's speed and load.
+    The entry is not stopped at R x its twin, so `ratio` says how slow it is under this
     torch (at most `timeout_s` of wall time). Its recorded torch_settings apply,
-    overridden by `torch_settings`; an entry without a threshold gets `no threshold`.
+    overridden by `torch_settings`.
     """
-    if factor < 0 or timeout_s <= 0:
-        raise ReproError("--factor must be >= 0 and --timeout > 0")
+    _check_options(timeout_s, ratio, twin_runs)
     chosen = entries(corpus, names)
-    with Judge(runner) as judge:
+    with Judge(runner, twin_runs) as judge:
         results = []
         for entry in chosen:
             settings = {**(entry.case.get("torch_settings") or {}), **(torch_settings or {})}
-            results.append(_replay_one(judge, entry, settings, timeout_s, factor))
+            results.append(_replay_one(judge, entry, settings, timeout_s, ratio or entry.ratio))
     return results
 
 
+def _check_options(timeout_s: float, ratio: float | None, twin_runs: int) -> None:
+    if timeout_s <= 0 or (ratio is not None and ratio <= 0) or twin_runs < 1:
+        raise ReproError("--timeout and --ratio must be > 0, --twin-runs >= 1")
+
+
 def _replay_one(
-    judge: Judge, entry: Entry, settings: dict[str, str], timeout_s: float, factor: float
+    judge: Judge, entry: Entry, settings: dict[str, str], timeout_s: float, ratio: float
 ) -> Replay:
-    threshold = entry.case.get("threshold_s")
-    recorded = (entry.case.get("after") or {}).get("slow_phase_s")
-    limit = None if threshold is None else factor * threshold
     started = time.monotonic()
-    judged = judge(entry, entry.minimal.read_text(), settings, limit, timeout_s)
+    judged = judge(entry, entry.minimal.read_text(), settings, ratio, timeout_s)
+    run = judged.run
     return Replay(
         name=entry.name,
         verdict=judged.verdict,
-        measured_s=judged.measured_s,
-        clock=entry.clock,
+        at_ratio=ratio,
+        entry_s=judged.entry_s,
+        twin_s=judged.twin_s,
+        ratio=judged.ratio,
         stopped=judged.stopped,
-        threshold_s=threshold,
-        limit_s=limit,
-        recorded_s=recorded,
-        slow_phase=judged.run.slow_phase,
-        phases=judged.run.phase_times,
+        clock=entry.clock,
+        slow_phase=run.slow_phase if run is not None else None,
+        phases=run.phase_times if run is not None else {},
         signature=list(judged.signature),
         torch_settings=settings,
         detail=judged.detail,
@@ -445,22 +483,29 @@ def _replay_one(
 
 @dataclass(frozen=True)
 class Judged:
-    """A full run of an entry (or a member of its family) and what it says, in corpus words."""
+    """A full run of an entry (or a member of its family) against its twin, in corpus words.
 
-    run: Run
+    `run` is None when the twin could not be measured (then the verdict is `error`)."""
+
+    run: Run | None
     verdict: str
-    measured_s: float  # on the entry's clock; a lower bound when `stopped`
-    stopped: bool
     detail: str
-    signature: tuple[str, ...]
+    entry_s: float | None = None  # on the entry's clock; a lower bound when `stopped`
+    twin_s: float | None = None
+    ratio: float | None = None
+    stopped: bool = False
+    signature: tuple[str, ...] = ()
 
 
 class Judge:
-    """Full runs of entries, each judged by a compile oracle of its own settings, clock and
-    limit, all on one runner (a warm pool unless given), so torch is imported once."""
+    """Full runs of entries and their static twins, each judged by a ratio compile oracle of
+    its own settings, clock and R, all on one runner (a warm pool unless given), so torch
+    is imported once; each twin is measured `twin_runs` times, once per replay."""
 
-    def __init__(self, runner: Runner | None = None) -> None:
+    def __init__(self, runner: Runner | None = None, twin_runs: int = TWIN_RUNS) -> None:
         self.runner = runner if runner is not None else WarmPool(slots=1)
+        self.twin_runs = twin_runs
+        self.controls = ControlTimes()  # in memory: twins measured in this replay only
         self._scratch = tempfile.TemporaryDirectory(prefix="symshrink-corpus-")
 
     def __call__(
@@ -468,36 +513,39 @@ class Judge:
         entry: Entry,
         source: str,
         settings: Mapping[str, str],
-        limit: float | None,
+        ratio: float,
         timeout_s: float,
     ) -> Judged:
-        """Run `source` to the end (or `timeout_s` of wall time) and judge it at `limit` on
-        `entry`'s clock: `slow, other cause` when slow but not in the entry's recorded hot
-        spots (none recorded: any cause), `no threshold` when `limit` is None."""
+        """Measure `source`'s twin, run `source` to the end (or `timeout_s` of wall time),
+        and judge it at `ratio` x the twin on `entry`'s clock: `slow, other cause` when
+        slow but not in the entry's recorded hot spots (none recorded: any cause)."""
         clock, reference = entry.clock, entry.reference
         oracle = CompileOracle(
-            Calibration(clock, (), limit or 0.0),
+            Calibration(clock, (), 0.0, ratio=ratio, baseline=entry.baseline),
             self.runner,
             workload=Workload(retrace={"torch_settings": dict(settings)}),
-            judging=Judging(timeout_s=timeout_s, signature=reference is not None),
+            judging=Judging(
+                timeout_s=timeout_s, signature=reference is not None, control_runs=self.twin_runs
+            ),
+            controls=self.controls,
             scratch=Path(self._scratch.name),
             reference=reference,
         )
+        limit = oracle.limit(source)
+        if isinstance(limit, str):
+            return Judged(run=None, verdict="error", detail=limit)
         run = oracle.run(source, kill_at=None, timeout_s=timeout_s)
-        # Hot spots as minimize saw them: its runs stopped at the threshold.
-        seen = (
-            run
-            if not limit or run.profile is None
-            else replace(run, profile=run.profile.cut(limit, clock))
-        )
-        verdict = oracle.verdict([seen], limit or 0.0)
-        name = _VERDICT_OF_STATUS[verdict.status]
+        # Hot spots as minimize saw them: its runs stopped at R x the twin.
+        seen = run if run.profile is None else replace(run, profile=run.profile.cut(limit.seconds))
+        verdict = oracle.verdict([seen], limit.seconds, limit.baseline_s)
         return Judged(
             run=run,
-            verdict=name if limit is not None or verdict.status == "error" else "no threshold",
-            measured_s=round(run.measure(clock), 3),
-            stopped=run.exit.reason != "exited",
+            verdict=_VERDICT_OF_STATUS[verdict.status],
             detail=verdict.detail,
+            entry_s=round(run.measure(clock), 3),
+            twin_s=None if limit.baseline_s is None else round(limit.baseline_s, 3),
+            ratio=None if verdict.ratio is None else round(verdict.ratio, 2),
+            stopped=run.exit.reason != "exited",
             signature=verdict.signature,
         )
 
@@ -509,27 +557,25 @@ class Judge:
         self._scratch.cleanup()
 
 
-def replay_json(results: Sequence[Replay], factor: float, settings: Mapping[str, str]) -> str:
-    return json.dumps(
-        {
-            "torch_version": installed_version("torch"),
-            "factor": factor,
-            "torch_settings": dict(settings),
-            "entries": [asdict(r) for r in results],
-        },
-        indent=2,
-    )
+def replay_record(results: Sequence[Replay], settings: Mapping[str, str]) -> dict[str, Any]:
+    """A replay as JSON data: what `--json` prints and `--python` reads back."""
+    return {
+        "torch_version": installed_version("torch"),
+        "sympy_version": installed_version("sympy"),
+        "torch_settings": dict(settings),
+        "entries": [asdict(r) for r in results],
+    }
 
 
 def replay_table(results: Sequence[Replay]) -> str:
-    header = ("name", "measured_s", "threshold_s", "limit_s", "recorded_s", "verdict")
+    header = ("name", "entry_s", "twin_s", "ratio", "R", "verdict")
     body = [
         (
             r.name,
-            _cell(r.measured_s) + (">" if r.stopped else ""),
-            _cell(r.threshold_s),
-            _cell(r.limit_s),
-            _cell(r.recorded_s),
+            _bound(r.entry_s, r.stopped),
+            _cell(r.twin_s),
+            _times(r.ratio, r.stopped),
+            f"{r.at_ratio:g}",
             r.verdict + _why(r.verdict, r.detail),
         )
         for r in results
@@ -537,27 +583,88 @@ def replay_table(results: Sequence[Replay]) -> str:
     return f"torch {installed_version('torch')}\n" + _table(header, body)
 
 
+# ---------------------------------------------------------------- across torch versions
+
+
+def replay_with(
+    python: str,
+    corpus: Path,
+    *,
+    names: Sequence[str],
+    torch_settings: Mapping[str, str],
+    timeout_s: float,
+    ratio: float | None,
+    twin_runs: int,
+) -> dict[str, Any]:
+    """`replay` run by another environment's interpreter (one with torch and symshrink
+    installed), as `corpus replay --json`: its replay record. Raises ReproError if it fails."""
+    cmd = [python, "-m", "symshrink", "corpus", "replay", *names, "--json"]
+    cmd += ["--corpus", str(corpus.resolve()), "--timeout", str(timeout_s)]
+    cmd += ["--twin-runs", str(twin_runs)]
+    cmd += [f"--torch-setting={k}={v}" for k, v in torch_settings.items()]
+    cmd += ["--ratio", str(ratio)] if ratio is not None else []
+    total_s = (twin_runs + 1) * timeout_s * max(1, len(names)) + 120.0
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=total_s)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise ReproError(f"--python {python}: {e}") from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise ReproError(f"--python {python}: exit {done.returncode}: {last}")
+    try:
+        return json.loads(done.stdout)
+    except json.JSONDecodeError as e:
+        raise ReproError(f"--python {python}: not a replay record: {e}") from None
+
+
+def versions_table(records: Sequence[Mapping[str, Any]]) -> str:
+    """One row per entry, one column per replay record (torch version): ratio, times and
+    verdict in each."""
+    header = ("name", "R", *(f"torch {r['torch_version']}" for r in records))
+    by_name = [{e["name"]: e for e in r["entries"]} for r in records]
+    names = list(dict.fromkeys(n for r in by_name for n in r))
+    body = []
+    for name in names:
+        rows = [r.get(name) for r in by_name]
+        at = next(r["at_ratio"] for r in rows if r is not None)
+        body.append((name, f"{at:g}", *(_versions_cell(r) for r in rows)))
+    return _table(header, body)
+
+
+def _versions_cell(row: Mapping[str, Any] | None) -> str:
+    if row is None:
+        return "-"
+    if row["ratio"] is None:
+        return row["verdict"]
+    times = f"{_bound(row['entry_s'], row['stopped'])}/{_cell(row['twin_s'])}s"
+    return f"{_times(row['ratio'], row['stopped'])} ({times}) {row['verdict']}"
+
+
 # -------------------------------------------------------------------------------- sweep
 
 
 @dataclass
 class WidthVerdict:
-    """One member of an entry's width family (its widest sum cut to `width` symbols)."""
+    """One member of an entry's width family (its widest sum cut to `width` symbols),
+    judged against its own twin."""
 
     width: int
     free_symbols: int
     verdict: str
-    measured_s: float
+    entry_s: float | None
+    twin_s: float | None
+    ratio: float | None
     stopped: bool = False
     detail: str = ""
 
 
 @dataclass
 class Sweep:
-    """An entry's width family judged against its limit; `smallest` free symbols still slow."""
+    """An entry's width family judged at R x each member's twin; `smallest` free symbols
+    still slow."""
 
     name: str
-    limit_s: float | None
+    at_ratio: float
     clock: str
     points: list[WidthVerdict]
 
@@ -570,7 +677,7 @@ class Sweep:
         """What case.json keeps as `smallest_slow`: the finding and the points behind it."""
         return {
             "free_symbols": self.smallest,
-            "limit_s": self.limit_s,
+            "ratio": self.at_ratio,
             "clock": self.clock,
             "torch_version": installed_version("torch"),
             "measured": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -584,55 +691,54 @@ def sweep(
     names: Sequence[str] = (),
     widths: Sequence[int] | None = None,
     timeout_s: float = 600.0,
-    factor: float = 1.0,
+    ratio: float | None = None,
+    twin_runs: int = TWIN_RUNS,
     record: bool = True,
     runner: Runner | None = None,
 ) -> list[Sweep]:
-    """Judge each entry's width family (`widths`, default 1 .. the entry's own) like `replay`.
+    """Judge each entry's width family (`widths`, default 1 .. the entry's own) like `replay`,
+    each member against its own static twin.
 
     Every member is measured (slowness need not be monotone in width: torch caps some
     sympy work at 20 terms). With `record`, each entry's case.json gets `smallest_slow`:
-    the fewest free symbols at which it is still slow under this torch, on its clock, at
-    `factor` x its threshold (None: no member was). Entries without a sum or a threshold
-    are skipped.
+    the fewest free symbols at which it is still slow under this torch, at R x the twin
+    (None: no member was). Entries without a sum are skipped.
     """
     from symshrink.repro.parse import parse_file
     from symshrink.repro.render import render
     from symshrink.widths import at_width, width
 
+    _check_options(timeout_s, ratio, twin_runs)
     results = []
-    with Judge(runner) as judge:
+    with Judge(runner, twin_runs) as judge:
         for entry in entries(corpus, names):
-            threshold = entry.case.get("threshold_s")
             model = parse_file(entry.minimal)
             own = width(model)
-            if threshold is None or own == 0:
-                log.warning(
-                    "%s: no %s, nothing to sweep",
-                    entry.name,
-                    "free symbol" if own == 0 else "threshold",
-                )
+            if own == 0:
+                log.warning("%s: no free symbol, nothing to sweep", entry.name)
                 continue
-            limit = factor * threshold
+            at = ratio or entry.ratio
             settings = entry.case.get("torch_settings") or {}
             points = []
             for w in sorted(set(widths or range(1, own + 1))):
                 member = at_width(model, w)
                 if member is None:
                     continue
-                judged = judge(entry, render(member), settings, limit, timeout_s)
+                judged = judge(entry, render(member), settings, at, timeout_s)
                 points.append(
                     WidthVerdict(
                         width=w,
                         free_symbols=len(member.hints),
                         verdict=judged.verdict,
-                        measured_s=judged.measured_s,
+                        entry_s=judged.entry_s,
+                        twin_s=judged.twin_s,
+                        ratio=judged.ratio,
                         stopped=judged.stopped,
                         detail=judged.detail,
                     )
                 )
                 log.info("%s width %d: %s", entry.name, w, points[-1].verdict)
-            result = Sweep(entry.name, limit, entry.clock, points)
+            result = Sweep(entry.name, at, entry.clock, points)
             if record:
                 case = {**entry.case, "smallest_slow": result.record()}
                 atomic_write(entry.path / CASE, json.dumps(case, indent=2) + "\n")
@@ -641,14 +747,16 @@ def sweep(
 
 
 def sweep_table(results: Sequence[Sweep]) -> str:
-    header = ("name", "width", "free_symbols", "measured_s", "limit_s", "verdict")
+    header = ("name", "width", "free_symbols", "entry_s", "twin_s", "ratio", "R", "verdict")
     body = [
         (
             r.name,
             str(p.width),
             str(p.free_symbols),
-            _cell(p.measured_s) + (">" if p.stopped else ""),
-            _cell(r.limit_s),
+            _bound(p.entry_s, p.stopped),
+            _cell(p.twin_s),
+            _times(p.ratio, p.stopped),
+            f"{r.at_ratio:g}",
             p.verdict + _why(p.verdict, p.detail),
         )
         for r in results
@@ -666,6 +774,16 @@ def sweep_table(results: Sequence[Sweep]) -> str:
 def _why(verdict: str, detail: str) -> str:
     """The oracle's detail where the verdict needs it: an error, or another cause."""
     return f" ({detail})" if detail and verdict in ("error", "slow, other cause") else ""
+
+
+def _bound(v: float | None, stopped: bool) -> str:
+    """A measured value, `>=` when the run was stopped (a lower bound)."""
+    return (">=" if stopped and v is not None else "") + _cell(v)
+
+
+def _times(v: float | None, stopped: bool) -> str:
+    """A ratio to the twin, `4.57x`; `>=` when the run was stopped."""
+    return "-" if v is None else (">=" if stopped else "") + f"{v:.2f}x"
 
 
 def _cell(v: Any) -> str:

@@ -1,9 +1,9 @@
 """`symshrink corpus add / list / replay` on a tiny entry minimized from a fixture.
 
 The entry comes from a real `symshrink minimize --test` run on a 3-symbol floor-division
-fixture; replay retraces it for real. Verdicts are made deterministic by the threshold
-recorded with `add --threshold`: 1e9 s is never reached (`fixed`), 0 s always is
-(`still slow`).
+fixture; replay retraces it and its static twin for real. Verdicts are made deterministic
+by the R recorded with `add --ratio`: 1e9 x its twin is never reached (`fixed`), 1e-9 x
+always is (`still slow`).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from symshrink.errors import ReproError
 
 pytestmark = pytest.mark.torch  # the fixture is written by torch, replay retraces with it
 
@@ -65,21 +67,27 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def test_add_list_replay(run: dict[str, Path], tmp_path: Path, capsys, monkeypatch) -> None:
     corpus = tmp_path / "corpora"
-    for name, threshold in (("gone", "1e9"), ("hurts", "0")):
+    for name, ratio in (("gone", "1e9"), ("hurts", "1e-9")):
         code, _, err = cli(
             capsys, monkeypatch,
             "corpus", "add", str(run["min"]), "--name", name, "--run-dir", str(run["work"]),
-            "--corpus", str(corpus), "--threshold", threshold,
+            "--corpus", str(corpus), "--ratio", ratio,
         )  # fmt: skip
         assert code == 0, err
         entry = corpus / name
         assert {p.name for p in entry.iterdir()} == {"minimal.py", "case.json", "origin.py"}
         assert (entry / "origin.py").read_text() == run["original"].read_text()
         case = json.loads((entry / "case.json").read_text())
-        assert case["threshold_s"] == float(threshold)
+        assert case["ratio"] == float(ratio) and case["format"] == 2
+        assert not machine_paths(case), machine_paths(case)
+        assert case["origin"] == {
+            "script": run["original"].name,
+            "file": "origin.py",
+            "generate": None,
+        }
         assert case["before"]["free_symbols"] == 3
         assert case["after"]["free_symbols"] == 2
-        assert case["torch_version"] and case["torch_settings"] == {}
+        assert case["torch_version"] and case["sympy_version"] and case["torch_settings"] == {}
         assert case["standalone"] is True
 
     code, out, err = cli(capsys, monkeypatch, "corpus", "list", "--corpus", str(corpus), "--json")
@@ -98,16 +106,28 @@ def test_add_list_replay(run: dict[str, Path], tmp_path: Path, capsys, monkeypat
     assert list(verdicts) == ["gone", "hurts"]
     assert verdicts["gone"]["verdict"] == "fixed", verdicts["gone"]
     assert verdicts["hurts"]["verdict"] == "still slow", verdicts["hurts"]
-    assert verdicts["gone"]["measured_s"] > 0 and verdicts["gone"]["clock"] == "cpu"
+    gone = verdicts["gone"]
+    assert gone["entry_s"] > 0 and gone["twin_s"] > 0 and gone["clock"] == "cpu"
+    assert gone["ratio"] == pytest.approx(gone["entry_s"] / gone["twin_s"], rel=0.01)
+    assert gone["at_ratio"] == 1e9 and report["torch_version"] and report["sympy_version"]
 
-    # The width sweep, for real: threshold 0 s, so every member is slow, from width 1.
+    # The width sweep, for real: R = 1e-9, so every member is slow, from width 1.
     swept = symshrink("corpus", "sweep", "hurts", "--corpus", str(corpus), "--json")
     assert swept.returncode == 0, swept.stderr
     (result,) = json.loads(swept.stdout)
     assert result["name"] == "hurts" and result["smallest"] == result["points"][0]["free_symbols"]
-    assert all(p["verdict"] == "still slow" for p in result["points"])
+    assert all(p["verdict"] == "still slow" and p["twin_s"] > 0 for p in result["points"])
     case = json.loads((corpus / "hurts" / "case.json").read_text())
     assert case["smallest_slow"]["free_symbols"] == result["smallest"]
+
+
+def machine_paths(data: object) -> list[str]:
+    """The strings in a JSON value that are absolute paths (of the machine that wrote it)."""
+    if isinstance(data, dict):
+        return [p for v in data.values() for p in machine_paths(v)]
+    if isinstance(data, list):
+        return [p for v in data for p in machine_paths(v)]
+    return [data] if isinstance(data, str) and data.startswith("/") else []
 
 
 class ScriptedRunner:
@@ -141,78 +161,136 @@ class ScriptedRunner:
         self.closed = True
 
 
+TWIN = ("exited", 1.0, {"compile_s": 1.0, "phases": {"codegen": 1.0}}, {})  # 1 s
+
+
 def test_replay_judges_like_the_oracle(run: dict[str, Path], tmp_path: Path) -> None:
-    """Clock, factor, settings, the recorded hot spots, errors and timeouts, on scripted runs."""
+    """The ratio to the twin, R, settings, hot spots, errors and timeouts, on scripted runs."""
     from symshrink import corpus as corpus_mod
     from symshrink.oracle.signature import Signature
 
     corpus = tmp_path / "corpora"
-    entry = corpus_mod.add(run["min"], "one", corpus=corpus, threshold_s=2.0)
+    entry = corpus_mod.add(run["min"], "one", corpus=corpus, ratio=2.0)
     ok = {"compile_s": 3.0, "phases": {"codegen": 2.5, "trace": 0.5}}
     gcd = {"safe_gcd": 9, "other": 1}
 
-    def verdict(answer, **kw):
-        runner = ScriptedRunner(answer)
-        (r,) = corpus_mod.replay(corpus, runner=runner, **kw)
+    def verdict(*answers, twin_runs=1, **kw):
+        runner = ScriptedRunner(*answers)
+        (r,) = corpus_mod.replay(corpus, runner=runner, twin_runs=twin_runs, **kw)
         assert runner.closed and not runner.answers
-        return r, runner.specs[0]
+        return r, runner.specs
 
-    r, spec = verdict(("exited", 3.0, ok, gcd))
-    assert (r.verdict, r.measured_s, r.clock, r.slow_phase) == ("still slow", 3.0, "cpu", "codegen")
-    assert spec["retrace"]["no_native_compile"] and spec["retrace"]["mode"] == "preserved"
-    assert verdict(("exited", 3.0, ok, gcd), factor=2.0)[0].verdict == "fixed"  # 3.0 < 2 x 2.0
-    r, spec = verdict(
-        ("exited", 0.1, {"error": "boom: no_such_knob"}, {}), torch_settings={"a.b": "1"}
-    )
+    # The twin first (all symbols pinned: no free symbol left), then the entry.
+    r, specs = verdict(TWIN, ("exited", 3.0, ok, gcd))
+    assert (r.verdict, r.entry_s, r.twin_s, r.ratio) == ("still slow", 3.0, 1.0, 3.0)
+    assert (r.at_ratio, r.clock, r.slow_phase) == (2.0, "cpu", "codegen")
+    assert all(s["retrace"]["no_native_compile"] for s in specs)
+    assert [s["retrace"]["mode"] for s in specs] == ["preserved", "preserved"]
+    r = verdict(TWIN, ("exited", 3.0, ok, gcd), ratio=4.0)[0]  # 3.0 < 4 x 1.0
+    assert (r.verdict, r.at_ratio) == ("fixed", 4.0)
+    # The twin's median counts: 1, 1, 7 s -> 1 s.
+    slow_twin = ("exited", 7.0, TWIN[2], {})
+    assert verdict(TWIN, TWIN, slow_twin, ("exited", 3.0, ok, gcd), twin_runs=3)[0].twin_s == 1.0
+    boom = ("exited", 0.1, {"error": "boom: no_such_knob"}, {})
+    r, specs = verdict(TWIN, boom, torch_settings={"a.b": "1"})
     assert (r.verdict, r.detail) == ("error", "boom: no_such_knob")
-    assert spec["retrace"]["torch_settings"] == {"a.b": "1"}
-    r = verdict(("timeout", 9.0, None, gcd), timeout_s=5)[0]
-    assert (r.verdict, r.stopped, r.measured_s) == ("still slow", True, 9.0)  # slow until killed
-    assert verdict(("timeout", 1.0, None, {}), timeout_s=5)[0].verdict == "error"  # hung, idle
-    assert "still slow" in corpus_mod.replay_table([verdict(("exited", 3.0, ok, gcd))[0]])
+    assert all(s["retrace"]["torch_settings"] == {"a.b": "1"} for s in specs)
+    r = verdict(boom)[0]  # the twin fails: the entry is not run
+    assert r.verdict == "error" and "control fails: boom" in r.detail and r.entry_s is None
+    r = verdict(TWIN, ("timeout", 9.0, None, gcd), timeout_s=5)[0]
+    assert (r.verdict, r.stopped, r.entry_s, r.ratio) == ("still slow", True, 9.0, 9.0)
+    assert ">=9.000" in corpus_mod.replay_table([r])  # a lower bound
+    assert verdict(TWIN, ("timeout", 1.0, None, {}), timeout_s=5)[0].verdict == "error"  # hung
 
     # With the run's hot spots recorded, slow for another reason is not 'still slow'.
     case = json.loads((entry / "case.json").read_text())
     case["reference"] = Signature(("codegen",), (("safe_gcd", 0.9),)).to_dict()
     (entry / "case.json").write_text(json.dumps(case))
-    assert verdict(("exited", 3.0, ok, gcd))[0].verdict == "still slow"
-    r = verdict(("exited", 3.0, ok, {"expand": 10}))[0]
+    assert verdict(TWIN, ("exited", 3.0, ok, gcd))[0].verdict == "still slow"
+    r = verdict(TWIN, ("exited", 3.0, ok, {"expand": 10}))[0]
     assert r.verdict == "slow, other cause" and "hot spots" in r.detail
     assert "slow, other cause (" in corpus_mod.replay_table([r])
-    # Only the samples up to the limit count, as in minimize's runs stopped there: gcd
-    # holds half of the first 2 s (enough), a third of the whole 3 s run (not enough).
-    assert verdict(("exited", 3.0, ok, {"safe_gcd": 10, "expand": 20}))[0].verdict == "still slow"
-    r = verdict(("exited", 3.0, ok, {"safe_gcd": 10, "expand": 20}), factor=1.5)[0]
-    assert r.verdict == "slow, other cause"
+    # Only the samples up to R x the twin count, as in minimize's runs stopped there: gcd
+    # holds half of the first 2 s (R = 2: enough), a third of the first 2.9 s (not enough).
+    mixed = ("exited", 3.0, ok, {"safe_gcd": 10, "expand": 20})
+    assert verdict(TWIN, mixed)[0].verdict == "still slow"
+    assert verdict(TWIN, mixed, ratio=2.9)[0].verdict == "slow, other cause"
+
+    # An entry minimized against the independent control is replayed against it.
+    (entry / "case.json").write_text(json.dumps({**case, "baseline": "independent"}))
+    r, specs = verdict(TWIN, ("exited", 3.0, ok, gcd))
+    assert [s["retrace"]["mode"] for s in specs] == ["independent", "preserved"]
+
+
+def test_versions_table_puts_torch_versions_side_by_side(run: dict[str, Path], tmp_path: Path):
+    """`--python`: another interpreter's `replay --json`, read back as a column."""
+    from symshrink import corpus as corpus_mod
+
+    corpus = tmp_path / "corpora"
+    corpus_mod.add(run["min"], "one", corpus=corpus, ratio=2.0)
+    here = corpus_mod.replay(
+        corpus, runner=ScriptedRunner(TWIN, ("exited", 3.0, {}, {})), twin_runs=1
+    )
+    record = corpus_mod.replay_record(here, {})
+    other = {**record, "torch_version": "9.9.9"}
+    other["entries"] = [{**record["entries"][0], "verdict": "fixed", "ratio": 1.5}]
+    fake = tmp_path / "python"  # an interpreter that prints another torch's replay
+    fake.write_text(
+        f"#!/bin/sh\necho \"$*\" > {tmp_path}/args\ncat <<'EOF'\n{json.dumps(other)}\nEOF\n"
+    )
+    fake.chmod(0o755)
+    got = corpus_mod.replay_with(
+        str(fake), corpus, names=["one"], torch_settings={"a.b": "1"}, timeout_s=60,
+        ratio=None, twin_runs=3,
+    )  # fmt: skip
+    assert got == other
+    args = (tmp_path / "args").read_text().split()
+    assert args[:5] == ["-m", "symshrink", "corpus", "replay", "one"]
+    assert "--json" in args and "--torch-setting=a.b=1" in args and "--ratio" not in args
+    header, row = corpus_mod.versions_table([record, got]).splitlines()
+    assert header.split()[-4:] == ["torch", record["torch_version"], "torch", "9.9.9"]
+    assert row.startswith("one") and "3.00x (3.000/1.000s) still slow" in row
+    assert row.endswith("1.50x (3.000/1.000s) fixed")
+    fake.write_text("#!/bin/sh\necho 'ModuleNotFoundError: symshrink' >&2\nexit 1\n")
+    with pytest.raises(ReproError, match="exit 1: ModuleNotFoundError"):
+        corpus_mod.replay_with(
+            str(fake), corpus, names=[], torch_settings={}, timeout_s=60, ratio=None,
+            twin_runs=1,
+        )  # fmt: skip
 
 
 def test_sweep_records_the_fewest_slow_symbols(run: dict[str, Path], tmp_path: Path) -> None:
-    """Each width judged; the smallest still-slow member is written into case.json."""
+    """Each width judged against its own twin; the smallest still-slow member is written
+    into case.json."""
     from symshrink import corpus as corpus_mod
     from symshrink.repro.parse import parse_file
     from symshrink.widths import width as knob_width
 
     corpus = tmp_path / "corpora"
-    entry = corpus_mod.add(run["min"], "one", corpus=corpus, threshold_s=2.0)
+    entry = corpus_mod.add(run["min"], "one", corpus=corpus, ratio=2.0)
     width = knob_width(parse_file(entry / "minimal.py"))
     assert width >= 2
     ok = {"compile_s": 1.0, "phases": {"codegen": 1.0}}
-    # Not monotone on purpose: width 1 slow, width 2 fast, the rest slow.
+    # Not monotone on purpose: width 1 slow, width 2 fast, the rest slow; each member's
+    # twin is measured before it.
     times = [3.0, 1.0] + [3.0] * (width - 2)
-    runner = ScriptedRunner(*(("exited", t, ok, {}) for t in times))
-    (result,) = corpus_mod.sweep(corpus, runner=runner)
+    answers = [a for t in times for a in (TWIN, ("exited", t, ok, {}))]
+    (result,) = corpus_mod.sweep(corpus, runner=ScriptedRunner(*answers), twin_runs=1)
     assert [p.width for p in result.points] == list(range(1, width + 1))
     assert [p.verdict for p in result.points][:2] == ["still slow", "fixed"]
+    assert [p.ratio for p in result.points][:2] == [3.0, 1.0]
     free = [p.free_symbols for p in result.points]
     assert free == sorted(free) and result.smallest == free[0]
     recorded = json.loads((entry / "case.json").read_text())["smallest_slow"]
     assert recorded["free_symbols"] == free[0] and len(recorded["points"]) == width
-    assert recorded["limit_s"] == 2.0 and recorded["clock"] == "cpu"
+    assert recorded["ratio"] == 2.0 and recorded["clock"] == "cpu"
     assert corpus_mod.list_rows(corpus)[0]["smallest_slow"] == free[0]
     assert "still slow from" in corpus_mod.sweep_table([result])
     # --no-record leaves case.json alone.
-    runner = ScriptedRunner(*(("exited", 1.0, ok, {}) for _ in range(width)))
-    (none_slow,) = corpus_mod.sweep(corpus, runner=runner, record=False)
+    answers = [a for _ in range(width) for a in (TWIN, ("exited", 1.0, ok, {}))]
+    (none_slow,) = corpus_mod.sweep(
+        corpus, runner=ScriptedRunner(*answers), twin_runs=1, record=False
+    )
     assert none_slow.smallest is None
     assert json.loads((entry / "case.json").read_text())["smallest_slow"] == recorded
 
@@ -244,17 +322,18 @@ def test_bad_input_is_one_line_exit_2(run: dict[str, Path], tmp_path: Path, caps
 def test_no_overwrite_without_force(run: dict[str, Path], tmp_path: Path, capsys, monkeypatch):
     corpus = tmp_path / "corpora"
     args = ("corpus", "add", str(run["min"]), "--name", "x", "--corpus", str(corpus))
-    assert cli(capsys, monkeypatch, *args, "--threshold", "5")[0] == 0
-    code, _, err = cli(capsys, monkeypatch, *args, "--threshold", "7")
+    assert cli(capsys, monkeypatch, *args, "--ratio", "5")[0] == 0
+    code, _, err = cli(capsys, monkeypatch, *args, "--ratio", "7")
     assert code == 2 and "--force" in err
-    assert json.loads((corpus / "x" / "case.json").read_text())["threshold_s"] == 5
-    assert cli(capsys, monkeypatch, *args, "--threshold", "7", "--force")[0] == 0
-    assert json.loads((corpus / "x" / "case.json").read_text())["threshold_s"] == 7
+    assert json.loads((corpus / "x" / "case.json").read_text())["ratio"] == 5
+    assert cli(capsys, monkeypatch, *args, "--ratio", "7", "--force")[0] == 0
+    assert json.loads((corpus / "x" / "case.json").read_text())["ratio"] == 7
     assert not list((corpus / "x").glob(".*.tmp"))  # atomic writes leave no temp files
 
 
-def test_add_records_the_runs_hot_spots(run: dict[str, Path], tmp_path: Path) -> None:
-    """case.json keeps the calibration's signature up to the threshold, for replay."""
+def test_add_records_the_ratio_run_and_its_hot_spots(run: dict[str, Path], tmp_path: Path):
+    """From a ratio run's report.json: R, the times against the twins, the settings; from
+    its calibration.json the hot spots, for replay; no path of this machine."""
     import shutil
 
     from symshrink import corpus as corpus_mod
@@ -263,13 +342,37 @@ def test_add_records_the_runs_hot_spots(run: dict[str, Path], tmp_path: Path) ->
 
     work = tmp_path / "work"
     shutil.copytree(run["work"], work)
-    early = tuple((0.1 * i, 0.1 * i, "safe_gcd") for i in range(1, 30))  # up to 2.9 s
-    late = tuple((3.05 + 0.1 * i, 3.05 + 0.1 * i, "expand") for i in range(50))  # after
-    profile = Profile(early + late, "codegen")
-    calibration = Calibration("cpu", (8.0,), 3.0, ("codegen",), (profile,))
+    samples = [(0.1 * i, 0.1 * i, "safe_gcd" if i % 4 else "expand") for i in range(1, 41)]
+    calibration = Calibration(
+        "cpu", (8.0,), 4.0, ("codegen",), (Profile(tuple(samples), "codegen"),), ratio=4.0,
+        baseline_measures=(1.0, 1.1, 0.9), stopped=True,
+    )  # fmt: skip
     (work / "calibration.json").write_text(json.dumps(calibration.to_dict()))
-    entry = corpus_mod.add(run["min"], "hot", corpus=tmp_path / "c", run_dir=work, threshold_s=3.0)
-    reference = json.loads((entry / "case.json").read_text())["reference"]
-    assert reference == {"phases": ["codegen"], "spots": [["safe_gcd", 1.0]]}
+    report = json.loads((work / "report.json").read_text())
+    report["ratio"], report["baseline"] = 4.0, "static"
+    report["options"].update(ratio=4.0, test="/somewhere/interesting.py", margin=None)
+    report["initial"].update(slow_phase_s=32.0, baseline_s=1.0, ratio=32.0, lower_bound=True)
+    report["final"].update(slow_phase_s=4.4, baseline_s=1.0, ratio=4.4, lower_bound=True)
+    (work / "report.json").write_text(json.dumps(report))
+    assert report["repro"].startswith("/")  # the run's report names this machine's paths
+
+    entry = corpus_mod.add(run["min"], "hot", corpus=tmp_path / "c", run_dir=work)
+    case = json.loads((entry / "case.json").read_text())
+    assert not machine_paths(case), machine_paths(case)
+    assert case["ratio"] == 4.0 and case["baseline"] == "static"
+    assert case["options"] == {"ratio": 4.0, "baseline": "static", "threshold": None,
+                               "margin": None, "confirm": 1, "signature": True}  # fmt: skip
+    assert case["before"]["ratio"] == 32.0 and case["before"]["lower_bound"]
+    after = case["after"]
+    assert (after["slow_phase_s"], after["baseline_s"], after["ratio"]) == (4.4, 1.0, 4.4)
+    assert after["measured_by"] == "minimize's re-verification"
+    assert case["reference"] == {
+        "phases": ["codegen"],
+        "spots": [["safe_gcd", 0.75], ["expand", 0.25]],
+    }
     (hot,) = corpus_mod.entries(tmp_path / "c")
-    assert hot.reference is not None and hot.reference.names == ("safe_gcd",)
+    assert hot.reference is not None and hot.reference.names == ("safe_gcd", "expand")
+    assert (hot.ratio, hot.twin_ratio) == (4.0, 4.4)
+    row = corpus_mod.list_rows(tmp_path / "c")[0]
+    assert (row["entry_s"], row["twin_s"], row["ratio"], row["at_ratio"]) == (4.4, 1.0, 4.4, 4.0)
+    assert ">=4.40x" in corpus_mod.list_table([row])

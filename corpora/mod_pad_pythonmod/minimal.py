@@ -1,22 +1,22 @@
 # A self-contained repro written by symshrink: `python THIS.py` retraces it with its
 # SymInt relationships preserved and times Inductor's compile (needs only torch).
 # `--torch-run-repro` runs torch's own run_repro; `--help` for more.
-s5 = 1033
-s50 = 1060
-s52 = 1015
-s57 = 1003
-s61 = 1018
-s68 = 1042
-s73 = 1039
-s75 = 1000
-s77 = 1063
-s78 = 1027
-s8 = 1051
-s80 = 1012
-s81 = 1057
-s86 = 1006
-s87 = 1036
-s98 = 1030
+s48 = 512
+s50 = 265
+s57 = 501
+s61 = 509
+s67 = 504
+s68 = 521
+s73 = 519
+s75 = 500
+s77 = 531
+s78 = 513
+s8 = 262
+s80 = 506
+s81 = 264
+s86 = 251
+s87 = 518
+s98 = 257
 
 # env var omitted due to stable_output=True
 import torch
@@ -50,33 +50,14 @@ torch._higher_order_ops.triton_kernel_wrap.kernel_side_table.reset_table()
 
 from torch.nn import *
 class Repro(torch.nn.Module):
+
     def __init__(self) -> None:
         super().__init__()
 
-
-
-    def forward(self, arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1, arg16_1, arg17_1, arg18_1, arg19_1, arg20_1, arg21_1, arg22_1, arg23_1, arg24_1, arg25_1):
-        cat = torch.ops.aten.cat.default([arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1, arg16_1, arg17_1, arg18_1, arg19_1, arg20_1, arg21_1, arg22_1, arg23_1]);  arg0_1 = arg1_1 = arg2_1 = arg3_1 = arg4_1 = arg5_1 = arg6_1 = arg7_1 = arg8_1 = arg9_1 = arg10_1 = arg11_1 = arg12_1 = arg13_1 = arg14_1 = arg15_1 = arg16_1 = arg17_1 = arg18_1 = arg19_1 = arg20_1 = arg21_1 = arg22_1 = arg23_1 = None
-        add = arg24_1 + 1;  add = None
-        iota = torch.ops.prims.iota.default(arg24_1, start = 0, step = 1, dtype = torch.int64, device = device(type='cpu'), requires_grad = False);  arg24_1 = None
-        mul = torch.ops.aten.mul.Tensor(iota, 1);  iota = None
-        add_1 = torch.ops.aten.add.Tensor(mul, 0);  mul = None
-        convert_element_type = torch.ops.prims.convert_element_type.default(add_1, torch.float32);  add_1 = None
-        mul_1 = torch.ops.aten.mul.Tensor(cat, convert_element_type);  cat = convert_element_type = None
-        constant_pad_nd = torch.ops.aten.constant_pad_nd.default(mul_1, [0, arg25_1]);  mul_1 = arg25_1 = None
-        view = torch.ops.aten.view.default(constant_pad_nd, [-1, 160]);  constant_pad_nd = None
-        sym_size_int_24 = torch.ops.aten.sym_size.int(view, 0)
-        sub_2 = sym_size_int_24 - 0;  sym_size_int_24 = None
-        add_2 = sub_2 + 1;  sub_2 = None
-        sub_3 = add_2 - 1;  add_2 = None
-        floordiv_1 = sub_3 // 1;  sub_3 = None
-        iota_1 = torch.ops.prims.iota.default(floordiv_1, start = 0, step = 1, dtype = torch.int64, device = device(type='cpu'), requires_grad = False);  floordiv_1 = None
-        mul_2 = torch.ops.aten.mul.Tensor(iota_1, 1);  iota_1 = None
-        add_3 = torch.ops.aten.add.Tensor(mul_2, 0);  mul_2 = None
-        convert_element_type_1 = torch.ops.prims.convert_element_type.default(add_3, torch.float32);  add_3 = None
-        unsqueeze = torch.ops.aten.unsqueeze.default(convert_element_type_1, 1);  convert_element_type_1 = None
-        mul_3 = torch.ops.aten.mul.Tensor(view, unsqueeze);  view = unsqueeze = None
-        sum_1 = torch.ops.aten.sum.dim_IntList(mul_3, [0]);  mul_3 = None
+    def forward(self, arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1, arg16_1, arg17_1, arg18_1, arg19_1, arg20_1, arg21_1, arg22_1, arg23_1, arg25_1):
+        cat = torch.ops.aten.cat.default([arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1, arg16_1, arg17_1, arg18_1, arg19_1, arg20_1, arg21_1, arg22_1, arg23_1])
+        constant_pad_nd = torch.ops.aten.constant_pad_nd.default(cat, [0, arg25_1])
+        sum_1 = torch.ops.aten.sum.dim_IntList(constant_pad_nd, [0])
         return (sum_1,)
 
 def load_args(reader):
@@ -86,24 +67,24 @@ def load_args(reader):
     reader.tensor(buf1, (s57,), is_leaf=True)  # arg1_1
     buf2 = reader.storage(None, 4*s86)
     reader.tensor(buf2, (s86,), is_leaf=True)  # arg2_1
-    buf3 = reader.storage(None, 4036)
-    reader.tensor(buf3, (1009,), is_leaf=True)  # arg3_1
+    buf3 = reader.storage(None, 4*s67)
+    reader.tensor(buf3, (s67,), is_leaf=True)  # arg3_1
     buf4 = reader.storage(None, 4*s80)
     reader.tensor(buf4, (s80,), is_leaf=True)  # arg4_1
-    buf5 = reader.storage(None, 4*s52)
-    reader.tensor(buf5, (s52,), is_leaf=True)  # arg5_1
+    buf5 = reader.storage(None, 4060)
+    reader.tensor(buf5, (1015,), is_leaf=True)  # arg5_1
     buf6 = reader.storage(None, 4*s61)
     reader.tensor(buf6, (s61,), is_leaf=True)  # arg6_1
     buf7 = reader.storage(None, 4084)
     reader.tensor(buf7, (1021,), is_leaf=True)  # arg7_1
-    buf8 = reader.storage(None, 4096)
-    reader.tensor(buf8, (1024,), is_leaf=True)  # arg8_1
+    buf8 = reader.storage(None, 4*s48)
+    reader.tensor(buf8, (s48,), is_leaf=True)  # arg8_1
     buf9 = reader.storage(None, 4*s78)
     reader.tensor(buf9, (s78,), is_leaf=True)  # arg9_1
     buf10 = reader.storage(None, 4*s98)
     reader.tensor(buf10, (s98,), is_leaf=True)  # arg10_1
-    buf11 = reader.storage(None, 4*s5)
-    reader.tensor(buf11, (s5,), is_leaf=True)  # arg11_1
+    buf11 = reader.storage(None, 4*s48)
+    reader.tensor(buf11, (s48,), is_leaf=True)  # arg11_1
     buf12 = reader.storage(None, 4*s87)
     reader.tensor(buf12, (s87,), is_leaf=True)  # arg12_1
     buf13 = reader.storage(None, 4*s73)
@@ -128,8 +109,7 @@ def load_args(reader):
     reader.tensor(buf22, (1066,), is_leaf=True)  # arg22_1
     buf23 = reader.storage(None, 4276)
     reader.tensor(buf23, (1069,), is_leaf=True)  # arg23_1
-    reader.symint(24828, expr='s5 + s50 + s52 + s57 + s61 + s68 + s73 + s75 + s77 + s78 + s8 + s80 + s81 + s86 + s87 + s98 + 8336')  # arg24_1
-    reader.symint(132, expr='PythonMod(-s5 - s50 - s52 - s57 - s61 - s68 - s73 - s75 - s77 - s78 - s8 - s80 - s81 - s86 - s87 - s98 - 8336, 160)')  # arg25_1
+    reader.symint(72, expr='PythonMod(-2*s48 - s50 - s57 - s61 - s67 + s68 - s73 - s75 - s77 - s8 - s80 - s81 - s86 - s87 - s98 - 7318, 160)')  # arg25_1
 load_args._version = 0
 mod = Repro()
 
@@ -723,21 +703,21 @@ def standalone_main(argv: Sequence[str], mod: Any, spec: InputSpec, scope: dict[
 
 
 RETRACE_INPUTS = InputSpec(
-    hints={'s5': 1033, 's50': 1060, 's52': 1015, 's57': 1003, 's61': 1018, 's68': 1042, 's73': 1039, 's75': 1000, 's77': 1063, 's78': 1027, 's8': 1051, 's80': 1012, 's81': 1057, 's86': 1006, 's87': 1036, 's98': 1030},
+    hints={'s48': 512, 's50': 265, 's57': 501, 's61': 509, 's67': 504, 's68': 521, 's73': 519, 's75': 500, 's77': 531, 's78': 513, 's8': 262, 's80': 506, 's81': 264, 's86': 251, 's87': 518, 's98': 257},
     unbacked=(),
     values=(
         TensorSpec(('s75',)),  # arg0_1
         TensorSpec(('s57',)),  # arg1_1
         TensorSpec(('s86',)),  # arg2_1
-        TensorSpec(('1009',)),  # arg3_1
+        TensorSpec(('s67',)),  # arg3_1
         TensorSpec(('s80',)),  # arg4_1
-        TensorSpec(('s52',)),  # arg5_1
+        TensorSpec(('1015',)),  # arg5_1
         TensorSpec(('s61',)),  # arg6_1
         TensorSpec(('1021',)),  # arg7_1
-        TensorSpec(('1024',)),  # arg8_1
+        TensorSpec(('s48',)),  # arg8_1
         TensorSpec(('s78',)),  # arg9_1
         TensorSpec(('s98',)),  # arg10_1
-        TensorSpec(('s5',)),  # arg11_1
+        TensorSpec(('s48',)),  # arg11_1
         TensorSpec(('s87',)),  # arg12_1
         TensorSpec(('s73',)),  # arg13_1
         TensorSpec(('s68',)),  # arg14_1
@@ -750,11 +730,10 @@ RETRACE_INPUTS = InputSpec(
         TensorSpec(('s77',)),  # arg21_1
         TensorSpec(('1066',)),  # arg22_1
         TensorSpec(('1069',)),  # arg23_1
-        'torch.sym_sum([8336, s5, s50, s52, s57, s61, s68, s73, s75, s77, s78, s8, s80, s81, s86, s87, s98])',  # arg24_1
-        '(torch.sym_sum([(-8336), ((-1) * s5), ((-1) * s50), ((-1) * s52), ((-1) * s57), ((-1) * s61), ((-1) * s68), ((-1) * s73), ((-1) * s75), ((-1) * s77), ((-1) * s78), ((-1) * s8), ((-1) * s80), ((-1) * s81), ((-1) * s86), ((-1) * s87), ((-1) * s98)]) % 160)',  # arg25_1
+        '(torch.sym_sum([(-7318), s68, ((-1) * s50), ((-1) * s57), ((-1) * s61), ((-1) * s67), ((-1) * s73), ((-1) * s75), ((-1) * s77), ((-1) * s8), ((-1) * s80), ((-1) * s81), ((-1) * s86), ((-1) * s87), ((-1) * s98), ((-2) * s48)]) % 160)',  # arg25_1
     ),
     carried=(),
-    used=('s5', 's50', 's52', 's57', 's61', 's68', 's73', 's75', 's77', 's78', 's8', 's80', 's81', 's86', 's87', 's98'),
+    used=('s48', 's50', 's57', 's61', 's67', 's68', 's73', 's75', 's77', 's78', 's8', 's80', 's81', 's86', 's87', 's98'),
 )
 
 

@@ -2,9 +2,7 @@
 # SymInt relationships preserved and times Inductor's compile (needs only torch).
 # `--torch-run-repro` runs torch's own run_repro; `--help` for more.
 s21 = 1009
-s29 = 1021
-s45 = 1012
-s53 = 1006
+s53 = 503
 s82 = 1015
 s93 = 1003
 
@@ -62,42 +60,17 @@ class Repro(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()
 
-    def forward(self, arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg10_1):
+    def forward(self, arg8_1, arg10_1):
         iota = torch.ops.prims.iota.default(arg10_1, start=0, step=1, dtype=torch.int64, device=device(type='cpu'), requires_grad=False)
-        mul = torch.ops.aten.mul.Tensor(iota, 1)
-        add_9 = torch.ops.aten.add.Tensor(mul, 0)
-        convert_element_type = torch.ops.prims.convert_element_type.default(add_9, torch.float32)
-        unsqueeze = torch.ops.aten.unsqueeze.default(convert_element_type, 1)
+        unsqueeze = torch.ops.aten.unsqueeze.default(iota, 1)
         iota_1 = torch.ops.prims.iota.default(arg8_1, start=0, step=1, dtype=torch.int64, device=device(type='cpu'), requires_grad=False)
-        mul_1 = torch.ops.aten.mul.Tensor(iota_1, 1)
-        add_11 = torch.ops.aten.add.Tensor(mul_1, 0)
-        convert_element_type_1 = torch.ops.prims.convert_element_type.default(add_11, torch.float32)
-        unsqueeze_1 = torch.ops.aten.unsqueeze.default(convert_element_type_1, 0)
-        mul_2 = torch.ops.aten.mul.Tensor(unsqueeze, unsqueeze_1)
-        add_12 = torch.ops.aten.add.Tensor(mul_2, 1.0)
-        view = torch.ops.aten.view.default(add_12, [arg8_1, arg10_1])
-        sum_9 = torch.ops.aten.sum.dim_IntList(view, [0])
-        return (sum_9,)
+        mul_2 = torch.ops.aten.mul.Tensor(unsqueeze, iota_1)
+        view = torch.ops.aten.view.default(mul_2, [arg8_1, arg10_1])
+        return (view,)
 
 def load_args(reader):
-    buf0 = reader.storage(None, 4000)
-    reader.tensor(buf0, (1000,), is_leaf=True)  # arg0_1
-    buf1 = reader.storage(None, 4*s93)
-    reader.tensor(buf1, (s93,), is_leaf=True)  # arg1_1
-    buf2 = reader.storage(None, 4*s53)
-    reader.tensor(buf2, (s53,), is_leaf=True)  # arg2_1
-    buf3 = reader.storage(None, 4*s21)
-    reader.tensor(buf3, (s21,), is_leaf=True)  # arg3_1
-    buf4 = reader.storage(None, 4*s45)
-    reader.tensor(buf4, (s45,), is_leaf=True)  # arg4_1
-    buf5 = reader.storage(None, 4*s82)
-    reader.tensor(buf5, (s82,), is_leaf=True)  # arg5_1
-    buf6 = reader.storage(None, 4072)
-    reader.tensor(buf6, (1018,), is_leaf=True)  # arg6_1
-    buf7 = reader.storage(None, 4*s29)
-    reader.tensor(buf7, (s29,), is_leaf=True)  # arg7_1
-    reader.symint(916, expr='(((s21 + s29 + s45 + s53 + s82 + s93 + 2018)//160)) + 866')  # arg8_1
-    reader.symint(8084, expr='s21 + s29 + s45 + s53 + s82 + s93 + 2018')  # arg10_1
+    reader.symint(41, expr='((3*s21 + s53 + s82 + s93 + 1012)//160)')  # arg8_1
+    reader.symint(6560, expr='3*s21 + s53 + s82 + s93 + 1012')  # arg10_1
 load_args._version = 0
 mod = Repro()
 
@@ -691,22 +664,14 @@ def standalone_main(argv: Sequence[str], mod: Any, spec: InputSpec, scope: dict[
 
 
 RETRACE_INPUTS = InputSpec(
-    hints={'s21': 1009, 's29': 1021, 's45': 1012, 's53': 1006, 's82': 1015, 's93': 1003},
+    hints={'s21': 1009, 's53': 503, 's82': 1015, 's93': 1003},
     unbacked=(),
     values=(
-        TensorSpec(('1000',)),  # arg0_1
-        TensorSpec(('s93',)),  # arg1_1
-        TensorSpec(('s53',)),  # arg2_1
-        TensorSpec(('s21',)),  # arg3_1
-        TensorSpec(('s45',)),  # arg4_1
-        TensorSpec(('s82',)),  # arg5_1
-        TensorSpec(('1018',)),  # arg6_1
-        TensorSpec(('s29',)),  # arg7_1
-        'torch.sym_sum([866, (torch.sym_sum([2018, s21, s29, s45, s53, s82, s93]) // 160)])',  # arg8_1
-        'torch.sym_sum([2018, s21, s29, s45, s53, s82, s93])',  # arg10_1
+        '(torch.sym_sum([1012, s53, s82, s93, (3 * s21)]) // 160)',  # arg8_1
+        'torch.sym_sum([1012, s53, s82, s93, (3 * s21)])',  # arg10_1
     ),
-    carried=(),
-    used=('s21', 's29', 's45', 's53', 's82', 's93'),
+    carried=('s21', 's53', 's82', 's93'),
+    used=('s21', 's53', 's82', 's93'),
 )
 
 
