@@ -34,7 +34,7 @@ from symshrink.oracle import (
 from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.profile import Profile
 from symshrink.oracle.runner import RETRACE_PHASES, ColdRunner, Exit, Job, Limits, Run, Runner
-from symshrink.oracle.signature import Signature, compare, major_phases
+from symshrink.oracle.signature import Signature, compare, major_phases, phase_like
 
 SCRIPT = Workload(entry="script")
 
@@ -341,7 +341,12 @@ def test_margin_by_default_is_the_calibration_spread(
 
 
 class PhasedRunner(ScriptedRunner):
-    """Runs hot in `gcd`, stopped in phase `scheduling` or finished with `trace` longest."""
+    """Runs hot in `gcd`, stopped in phase `scheduling` or finished with `trace_share` of
+    its time in `trace`, the rest in `codegen`."""
+
+    def __init__(self, measures: list[float | None], trace_share: float) -> None:
+        super().__init__(measures)
+        self.trace_share = trace_share
 
     def run(self, job: Job, limits: Limits) -> Run:
         run = super().run(job, limits)
@@ -349,21 +354,25 @@ class PhasedRunner(ScriptedRunner):
         profile = Profile(
             tuple((m * i / 10, m * i / 10, "gcd") for i in range(1, 11)), "scheduling"
         )
-        phases = {"trace": m * 0.6, "codegen": m * 0.4}
+        phases = {"trace": m * self.trace_share, "codegen": m * (1 - self.trace_share)}
         return Run(run.exit, {**(run.result or {}), "phases": phases}, profile, "")
 
 
 def test_phase_guard_judges_only_finished_runs(tmp_path: Path) -> None:
     """Stopped at the threshold, a run is in whatever phase the kill caught it: only the
-    hot spots count. A finished run's longest phase must be one of the original's."""
+    hot spots count. A finished run must have one of the original's major phases among its
+    own: mostly in the trace it slipped, split evenly with codegen it did not."""
     reference = Signature(("codegen",), (("gcd", 1.0),))
     cal = Calibration("cpu", (2.0,), 1.0)
     judging = Judging(margin=0.0, confirm=0)
-    runner = PhasedRunner([None, 1.05, 1.05, 1.05])
+    runner = PhasedRunner([None, 1.05, 1.05, 1.05], trace_share=0.9)
     oracle = CompileOracle(cal, runner, judging=judging, scratch=tmp_path, reference=reference)
     assert oracle("stopped").status == "slow"
     finished = oracle("finished in the trace")
     assert finished.status == "slipped" and "phase 'trace'" in finished.detail
+    even = PhasedRunner([1.05, 1.05, 1.05], trace_share=0.55)
+    oracle = CompileOracle(cal, even, judging=judging, scratch=tmp_path, reference=reference)
+    assert oracle("split between trace and codegen").status == "slow"
 
 
 def test_calibration_threshold_and_errors() -> None:
@@ -398,6 +407,10 @@ def test_signature_compare() -> None:
     assert not compare(orig, {"factor": 95, "gcd": 5}, "sched")[0]
     assert not compare(orig, {"gcd": 100}, "trace")[0]
     assert not compare(orig, {}, "sched")[0]
+    # A finished candidate is judged in the original's major phase if that is one of its own.
+    assert phase_like({"trace": 5.0, "codegen": 4.8}, ("codegen",)) == "codegen"
+    assert phase_like({"trace": 9.0, "codegen": 1.0}, ("codegen",)) == "trace"
+    assert phase_like({}, ("codegen",)) is None
 
 
 def test_profile_timeline() -> None:

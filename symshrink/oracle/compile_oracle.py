@@ -30,7 +30,7 @@ from symshrink.oracle.calibrate import DEFAULT_RATIO, Calibration, CalibrationEr
 from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.profile import Clock
 from symshrink.oracle.runner import ColdRunner, Job, Limits, Run, Runner, Workload
-from symshrink.oracle.signature import Signature, compare, merge_counts
+from symshrink.oracle.signature import Signature, compare, merge_counts, phase_like
 from symshrink.oracle.verdict import Status, Verdict
 
 if TYPE_CHECKING:
@@ -426,7 +426,8 @@ class CompileOracle(BaseOracle):
             # original may be in another then: with a margin, the kill comes later); only
             # runs that finished say which phase their time went to.
             finished = all(r.exit.reason == "exited" for r in slow)
-            judged = phase if finished else None
+            times = merge_counts(r.phase_times for r in slow)
+            judged = phase_like(times, original.phases) if finished else None
             same, why = compare(original, counts, judged, min_ratio=self.judging.min_ratio)
             if not same:
                 return self._make("slipped", rep, f"{detail}; {why}", baseline_s, counts, phase)

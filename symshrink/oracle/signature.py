@@ -65,6 +65,14 @@ def major_phases(times: dict[str, float]) -> tuple[str, ...]:
     return tuple(p for p in ranked if times[p] >= MAJOR_PHASE * total)
 
 
+def phase_like(times: dict[str, float], original: tuple[str, ...]) -> str | None:
+    """The phase of a finished candidate to compare with the original's major phases: one
+    of those if it is a major phase of the candidate too (a compile split evenly between
+    trace and codegen is slow in codegen as well), else the candidate's longest."""
+    majors = major_phases(times)
+    return next((p for p in majors if p in original), majors[0] if majors else None)
+
+
 def merge_counts(runs: Iterable[dict[str, float]]) -> dict[str, float]:
     """Sum counts (or seconds) per name over several runs."""
     total: Counter[str] = Counter()
