@@ -316,6 +316,11 @@ def _oracle_text(run: MinimizeRun) -> str:
         text += f" (x {1 + r['margin_used']:.2f} during the reduction)"
     if "reverified" in r:
         text += "; result re-verified" if r["reverified"] else "; NOT slow on re-verification"
+    if r.get("walked_back"):
+        text += (
+            f" after walking back {r['walked_back']} step(s): the smallest accepted "
+            "model(s) were not slow again on fresh runs"
+        )
     return text
 
 

@@ -185,6 +185,17 @@ def test_compile_oracle_runs_show_phase_and_hot_spots(work: Path, tmp_path: Path
     assert "| `safe_gcd` | 75% |" in text
     assert "| compile time, CPU s (oracle) | 8.10 | 7.90 |" in text
     assert "threshold 4.00 s cpu; result re-verified" in text
+    # A ratio run: the twin beside each time, lower bounds marked, a walk-back said.
+    report.update(ratio=4.0, baseline="static", margin_used=0.1, walked_back=1)
+    report["initial"].update(baseline_s=0.5, ratio=16.2, lower_bound=True)
+    report["final"].update(slow_phase_s=2.2, baseline_s=0.4, ratio=5.5, lower_bound=False)
+    (run_dir / "report.json").write_text(json.dumps(report))
+    text = render_report(load_run(run_dir))
+    assert "| compile time, CPU s (oracle) | ≥ 8.10 | 2.20 |" in text
+    assert "| its static twin, CPU s | 0.50 | 0.40 |" in text
+    assert "| ratio to the twin | ≥ 16.20 | 5.50 |" in text
+    assert "4x the candidate's own static control, measured in the same run" in text
+    assert "after walking back 1 step(s)" in text
 
 
 def test_standalone_script_is_reproduced_with_python(work: Path, tmp_path: Path) -> None:
