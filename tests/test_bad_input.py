@@ -168,7 +168,7 @@ def test_hint_disagreeing_with_expression_warns(good: str, tmp_path: Path) -> No
         (["minimize"], "symshrink minimize: error: Missing argument 'REPRO'"),
         (["minimize", "x.py", "--jobs", "abc"], "symshrink minimize: error: Invalid value for"),
         (["bogus"], "symshrink: error: No such command 'bogus'"),
-        (["corpus", "replay", "--factor", "x"], "symshrink corpus replay: error: Invalid value"),
+        (["corpus", "replay", "--ratio", "x"], "symshrink corpus replay: error: Invalid value"),
     ],
 )
 def test_usage_errors_are_one_line_exit_2(args: list[str], fragment: str) -> None:
