@@ -434,10 +434,21 @@ def end_line(out: Path, report: dict[str, Any]) -> str:
     if report["fixpoint"]:
         line += f", 1-minimal at {_rule(report)}"
     else:
-        line += f"; stopped by {report['stopped_by']}: not minimal yet (--resume continues)"
+        line += (
+            f"; stopped by {stopped_by(report['stopped_by'])} after {report['oracle_calls']} "
+            "calls: not minimal yet (--resume continues)"
+        )
     if report.get("reverified") is False:
         line += "; WARNING: the result was not slow on re-verification"
     return line
+
+
+def stopped_by(reason: str | None) -> str:
+    """The reducer's budget words as the option that set it: `max_time=60.0` -> `--max-time 60`."""
+    name, _, value = (reason or "an unknown cause").partition("=")
+    if not value:
+        return "an interrupt" if name == "interrupted" else name
+    return f"--{name.replace('_', '-')} {float(value):g}"
 
 
 def _rule(report: dict[str, Any]) -> str:

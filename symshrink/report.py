@@ -31,7 +31,7 @@ from symshrink.baseline import static_twin
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 from symshrink.graph import SymGraph
-from symshrink.minimize import CALIBRATION
+from symshrink.minimize import CALIBRATION, stopped_by
 from symshrink.oracle.calibrate import Calibration
 from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.runner import Job, Limits, Run, Workload
@@ -269,8 +269,8 @@ def _intro(run: MinimizeRun) -> str:
         + (
             ""
             if r.get("fixpoint", True)
-            else f" The run was stopped by {r.get('stopped_by')}: the result is smaller, "
-            "not minimal yet (`symshrink minimize --resume` continues it)."
+            else f" The run was stopped by {stopped_by(r.get('stopped_by'))}: the result is "
+            "smaller, not minimal yet (`symshrink minimize --resume` continues it)."
         )
     )
 

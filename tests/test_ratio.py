@@ -246,4 +246,6 @@ def test_the_end_line_says_the_ratios_and_whether_the_result_is_minimal() -> Non
     cut = minimize_mod.end_line(
         Path("r.min.py"), {**report, "fixpoint": False, "stopped_by": "max_time=60"}
     )
-    assert cut.endswith("; stopped by max_time=60: not minimal yet (--resume continues)")
+    assert cut.endswith(
+        "; stopped by --max-time 60 after 90 calls: not minimal yet (--resume continues)"
+    )

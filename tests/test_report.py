@@ -231,9 +231,11 @@ def test_report_of_a_cut_short_then_resumed_run(tmp_path: Path) -> None:
     work_dir = tmp_path / "repro.min.py.work"
     cut = minimize_with_test(tmp_path, "--max-calls", "3", n=8)
     assert cut.returncode == 0, cut.stderr
-    assert "stopped by max_calls=3: not minimal yet (--resume continues)" in cut.stdout
+    assert (
+        "stopped by --max-calls 3 after 3 calls: not minimal yet (--resume continues)" in cut.stdout
+    )
     text = (write_report(work_dir, plot=False)).read_text()
-    assert "The run was stopped by max_calls=3: the result is smaller, not minimal yet" in text
+    assert "The run was stopped by --max-calls 3: the result is smaller, not minimal yet" in text
     assert "--max-calls 3" in text and "(its options are not recorded)" not in text
     assert "| sympy | `" in text and "| symshrink | `" in text
 
