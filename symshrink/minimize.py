@@ -328,7 +328,6 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
 
         reducer = Reducer(
             test=lambda repro: oracle(render(repro)),
-            test_many=lambda models: oracle.many([render(m) for m in models]),
             jobs=oracle.jobs,
             journal=journal,
             on_improve=improved,
