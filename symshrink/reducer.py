@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from symshrink import search
 from symshrink.oracle.cache import Cache
@@ -113,6 +113,7 @@ class Reducer:
         self.stats.current_pass = p.name
         current_size = size(current)
         tested: dict[frozenset, tuple[Repro, Verdict]] = {}
+        fresh: dict[frozenset, tuple[str, Verdict]] = {}  # judged, not journaled yet
 
         def candidate(kept: tuple) -> Repro | bool:
             """The model with every edit not in `kept` applied, or the answer without a test."""
@@ -130,15 +131,26 @@ class Reducer:
             return model
 
         def evaluate(kept: tuple) -> bool:
-            """The answer for `kept` (in a worker thread with `jobs` > 1); accepts nothing."""
+            """The answer for `kept` (in a worker thread with `jobs` > 1): no side effect but
+            the call and the counts, since a speculative candidate may never be used."""
             model = candidate(kept)
             if not isinstance(model, Repro):
                 return model
-            verdict = self._evaluate(model)
+            key = canonical_key(model)
+            verdict = self._verdict(key, model)
             with self._lock:
                 counts["calls"] += 1
                 tested[frozenset(kept)] = (model, verdict)
+                if not verdict.cached:
+                    fresh[frozenset(kept)] = (key, verdict)
             return verdict.interesting
+
+        def record(kept: tuple, interesting: bool) -> None:
+            """A test ended (in this thread): journal its verdict. Not called for the tests
+            an interrupt cut short, which would otherwise be journaled as failures."""
+            entry = fresh.pop(frozenset(kept), None)
+            if entry is not None:
+                self.journal.put(*entry)
 
         def accept(kept: tuple, interesting: bool) -> None:
             """Called in the order the search uses its answers, the same with any `jobs`."""
@@ -152,6 +164,7 @@ class Reducer:
                 evaluate,
                 self.jobs,
                 strategy=self.strategy,
+                on_result=record,
                 on_answer=accept,
                 history=self._answers,
             )
@@ -159,6 +172,7 @@ class Reducer:
 
             def test(kept: tuple) -> bool:
                 interesting = evaluate(kept)
+                record(kept, interesting)
                 accept(kept, interesting)
                 return interesting
 
@@ -173,11 +187,9 @@ class Reducer:
         )
         return result
 
-    def _evaluate(self, model: Repro) -> Verdict:
-        """The verdict on `model`: from the journal, or a test (budget permitting) journaled.
-
-        Thread-safe; with `jobs` > 1 a run may overshoot `max_calls` by fewer than `jobs`."""
-        key = canonical_key(model)
+    def _verdict(self, key: str, model: Repro) -> Verdict:
+        """From the journal (marked cached), or a test, budget permitting; thread-safe. With
+        `jobs` > 1 a run may overshoot `max_calls` by fewer than `jobs` calls."""
         cached = self.journal.get(key)
         if cached is not None:
             with self._lock:
@@ -188,8 +200,7 @@ class Reducer:
             self.stats.oracle_calls += 1
         answer = self.test(model)
         verdict = answer if isinstance(answer, Verdict) else _bool_verdict(answer)
-        self.journal.put(key, verdict)
-        return verdict
+        return replace(verdict, cached=False)
 
     def _accept(self, model: Repro, verdict: Verdict) -> None:
         """A verdict the search used: a new best model if interesting and smaller; progress."""

@@ -56,12 +56,14 @@ class Speculation(Generic[T]):
     consumed: the calls the sequential run makes. `calls - used` were wasted on wrong
     guesses. `history` holds the answers used, in order; pass one list to every search of
     a run, so that a search's first guesses learn from the searches before it.
+    `on_result(kept, answer)` and `on_answer`: see `speculate`.
     """
 
     test: Callable[[Kept], bool]
     jobs: int
     strategy: str = AUTO
     on_answer: Callable[[Kept, bool], None] | None = None
+    on_result: Callable[[Kept, bool], None] | None = None
     history: list[bool] = field(default_factory=list)
     calls: int = 0
     used: int = 0
@@ -76,7 +78,7 @@ class Speculation(Generic[T]):
             choices = ", ".join(["auto", *STRATEGIES])
             raise ValueError(f"unknown strategy {self.strategy!r}; choose from {choices}") from None
         self._answers: dict[frozenset[T], bool] = {}
-        self._running: dict[frozenset[T], Future[bool]] = {}
+        self._running: dict[frozenset[T], tuple[Kept, Future[bool]]] = {}
         self._consumed: set[frozenset[T]] = set()
 
     def guess(self) -> bool:
@@ -113,29 +115,38 @@ class Speculation(Generic[T]):
         """The sequential minimizer's result, with up to `jobs` tests running at once."""
         frozen = tuple(items)
         with ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="speculate") as pool:
-            while True:
-                try:
-                    result, guessed = self._replay(frozen)
-                    if not guessed:
-                        log.debug("%d calls, %d used", self.calls, self.used)
-                        return result
-                except _Unknown as ask:
-                    # The test the sequential run makes next always gets a slot: it is asked
-                    # first, and the one before it freed a slot by ending.
-                    assert ask.guessed or len(self._running) < self.jobs
-                    if len(self._running) < self.jobs:
-                        self._running[frozenset(ask.kept)] = pool.submit(self.test, ask.kept)
-                        self.calls += 1
-                        continue
+            result = self._drive(frozen, pool)
+            while self._running:  # wrong guesses still running: their answers may serve later
                 self._collect()
+        log.debug("%d calls, %d used", self.calls, self.used)
+        return result
+
+    def _drive(self, items: Kept, pool: ThreadPoolExecutor) -> Kept:
+        while True:
+            try:
+                result, guessed = self._replay(items)
+                if not guessed:
+                    return result
+            except _Unknown as ask:
+                # The test the sequential run makes next always gets a slot: it is asked
+                # first, and the one before it freed a slot by ending.
+                assert ask.guessed or len(self._running) < self.jobs
+                if len(self._running) < self.jobs:
+                    future = pool.submit(self.test, ask.kept)
+                    self._running[frozenset(ask.kept)] = (ask.kept, future)
+                    self.calls += 1
+                    continue
+            self._collect()
 
     def _collect(self) -> None:
         """Wait for at least one running test; record what ended (its exception propagates)."""
-        done, _ = wait(self._running.values(), return_when=FIRST_COMPLETED)
-        for key, future in list(self._running.items()):
+        done, _ = wait([f for _, f in self._running.values()], return_when=FIRST_COMPLETED)
+        for key, (kept, future) in list(self._running.items()):
             if future in done:
                 del self._running[key]
-                self._answers[key] = bool(future.result())
+                answer = self._answers[key] = bool(future.result())
+                if self.on_result is not None:
+                    self.on_result(kept, answer)
 
 
 def speculate(
@@ -145,14 +156,18 @@ def speculate(
     *,
     strategy: str = AUTO,
     on_answer: Callable[[Kept, bool], None] | None = None,
+    on_result: Callable[[Kept, bool], None] | None = None,
     history: list[bool] | None = None,
 ) -> Kept:
     """`search.minimize(items, test, strategy)` with up to `jobs` calls of `test` at once
     (from worker threads: `test` must be thread-safe).
 
-    `on_answer(kept, answer)` is called in this thread for each answer the minimizer uses,
-    in the order a sequential run gets them: accept results there, not in `test`, which
-    also sees the speculative candidates. `history`: see `Speculation`.
+    Called in this thread: `on_result(kept, answer)` for each test that ended, in the order
+    they end, until the run stops (an exception, an interrupt: a test still running then
+    may have been killed, so persist answers here, not in `test`); `on_answer(kept,
+    answer)` for each answer the minimizer uses, in the order a sequential run gets them
+    (accept results there: `test` also sees the speculative candidates). `history`: see
+    `Speculation`.
     """
     answers = history if history is not None else []
-    return Speculation(test, jobs, strategy, on_answer, answers).run(items)
+    return Speculation(test, jobs, strategy, on_answer, on_result, answers).run(items)

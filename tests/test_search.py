@@ -186,10 +186,18 @@ def test_speculate_makes_the_sequential_decisions(
 
     expected = minimize(items, logged, strategy)
     used: list[tuple[tuple[int, ...], bool]] = []
+    ended: list[frozenset[int]] = []
     recording = Recording(test)
-    run = Speculation(recording, jobs, strategy, on_answer=lambda k, a: used.append((k, a)))
+    run = Speculation(
+        recording,
+        jobs,
+        strategy,
+        on_answer=lambda k, a: used.append((k, a)),
+        on_result=lambda k, a: ended.append(frozenset(k)),
+    )
     assert run.run(items) == expected
     assert used == sequential
+    assert sorted(ended, key=sorted) == sorted(recording.calls, key=sorted)
     assert run.used == len(sequential) and run.calls == len(recording.calls)
     assert len(set(recording.calls)) == len(recording.calls)  # no subset twice
     assert {frozenset(k) for k, _ in sequential} <= set(recording.calls)

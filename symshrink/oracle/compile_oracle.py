@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from symshrink.errors import ReproError
+from symshrink.oracle import lifeline
 from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.cache import Cache, ControlTime, ControlTimes, text_key
 from symshrink.oracle.calibrate import DEFAULT_RATIO, Calibration, CalibrationError, calibrate
@@ -311,7 +312,8 @@ class CompileOracle(BaseOracle):
                 measured = ControlTime((), why)
             else:
                 measured = ControlTime(tuple(r.measure(self.calibration.clock) for r in done))
-            self.controls.put(ctrl.key, measured)
+            if not lifeline.stopping():  # an interrupt killed these runs: they measured nothing
+                self.controls.put(ctrl.key, measured)
             return measured
 
     def limit(self, source: str, *, fresh: int = 0) -> Limit | str:
