@@ -16,7 +16,7 @@ import logging
 import shutil
 import tempfile
 import threading
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -121,7 +121,7 @@ class CompileOracle(BaseOracle):
         self.controls = controls if controls is not None else ControlTimes()
         self._own_scratch = scratch is None
         self.scratch = scratch or Path(tempfile.mkdtemp(prefix="symshrink-oracle-"))
-        self._control_lock = threading.Lock()
+        self._control_locks: defaultdict[str, threading.Lock] = defaultdict(threading.Lock)
 
     @classmethod
     def create(
@@ -301,7 +301,9 @@ class CompileOracle(BaseOracle):
         from symshrink.baseline import control  # sympy: `import symshrink.oracle` stays cheap
 
         ctrl = control(source, kind)
-        with self._control_lock:  # one measurement per key, also with parallel slots
+        # One measurement per key; other keys are measured and looked up meanwhile (with
+        # -j 2 one slot confirms a slow candidate against its twin while the other runs).
+        with self._control_locks[ctrl.key]:
             known = None if fresh else self.controls.get(ctrl.key)
             if known is not None:
                 return known
