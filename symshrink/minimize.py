@@ -457,6 +457,7 @@ def _report(
         },
         "oracle": "test" if opts.test is not None else "compile",
         "oracle_calls": stats.oracle_calls,
+        "speculative_unused": stats.speculative_unused,
         "accepted": stats.accepted,
         "cache_hits": stats.cache_hits,
         "seconds": round(seconds, 3),

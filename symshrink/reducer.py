@@ -38,6 +38,7 @@ class BudgetExhausted(Exception):
 class Stats:
     oracle_calls: int = 0
     cache_hits: int = 0
+    speculative_unused: int = 0  # oracle calls on wrong guesses (-j N): -j 1 made the rest
     accepted: int = 0
     rejected_not_smaller: int = 0
     seconds: float = 0.0
@@ -114,6 +115,8 @@ class Reducer:
         current_size = size(current)
         tested: dict[frozenset, tuple[Repro, Verdict]] = {}
         fresh: dict[frozenset, tuple[str, Verdict]] = {}  # judged, not journaled yet
+        called: set[frozenset] = set()  # judged by the oracle in this pass
+        used: set[frozenset] = set()  # ... answers the search used
 
         def candidate(kept: tuple) -> Repro | bool:
             """The model with every edit not in `kept` applied, or the answer without a test."""
@@ -143,6 +146,7 @@ class Reducer:
                 tested[frozenset(kept)] = (model, verdict)
                 if not verdict.cached:
                     fresh[frozenset(kept)] = (key, verdict)
+                    called.add(frozenset(kept))
             return verdict.interesting
 
         def record(kept: tuple, interesting: bool) -> None:
@@ -156,6 +160,7 @@ class Reducer:
             """Called in the order the search uses its answers, the same with any `jobs`."""
             entry = tested.get(frozenset(kept))
             if entry is not None:
+                used.add(frozenset(kept))
                 self._accept(*entry)
 
         if self.jobs > 1:
@@ -177,6 +182,7 @@ class Reducer:
                 return interesting
 
             kept = search.minimize(edits, test, strategy=self.strategy)
+        self.stats.speculative_unused += len(called - used)
         if len(kept) == len(edits):
             return None
         result = candidate(kept)
