@@ -40,7 +40,7 @@ from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.cache import Cache
 from symshrink.oracle.calibrate import DEFAULT_RATIO, Calibration, CalibrationError
 from symshrink.oracle.custom import CommandRunner
-from symshrink.oracle.runner import ColdRunner, Runner, child_env
+from symshrink.oracle.runner import Runner, child_env
 from symshrink.progress import Best, Progress
 from symshrink.reducer import Reducer, Stats
 from symshrink.repro.model import Repro
@@ -236,12 +236,15 @@ def _check_runnable(program: Path) -> None:
         )
 
 
-def remote_runner(opts: Options, local: Callable[[], Runner]) -> Runner | None:
-    """The Dask runner `--scheduler` asks for (`local` builds the runner on each worker)."""
+def remote_runner(opts: Options, local: Callable[[], Runner] | None = None) -> Runner | None:
+    """The Dask runner `--scheduler` asks for: `local` builds the runner on each worker;
+    None, each worker's warm pool runs the candidates (the compile oracle's)."""
     if opts.scheduler is None:
         return None
     from symshrink.oracle.dask_runner import connect  # distributed is an optional extra
 
+    if local is None:
+        return connect(opts.scheduler, warm=True)
     return connect(opts.scheduler, local)
 
 
@@ -276,7 +279,7 @@ def make_oracle(opts: Options, original_source: str, work: Path) -> BaseOracle:
             calibration_path=work / CALIBRATION,
             controls_path=work / CONTROLS,
             scratch=work,
-            runner=remote_runner(opts, ColdRunner),
+            runner=remote_runner(opts),
         )
     except CalibrationError as e:
         raise NotInteresting(f"the original cannot be measured: {e}") from None
