@@ -38,7 +38,7 @@ class BudgetExhausted(Exception):
 class Stats:
     oracle_calls: int = 0
     cache_hits: int = 0
-    speculative_unused: int = 0  # oracle calls on wrong guesses (-j N): -j 1 made the rest
+    speculative_unused: int = 0  # calls on wrong guesses (-j N); may serve later, journaled
     accepted: int = 0
     rejected_not_smaller: int = 0
     seconds: float = 0.0

@@ -51,6 +51,7 @@ __all__ = [
     "greedy_chunks",
     "minimize",
     "probdd",
+    "strategy_named",
 ]
 
 
@@ -344,6 +345,16 @@ STRATEGIES: dict[str, Minimizer] = {
 AUTO = "bisect"
 
 
+def strategy_named(strategy: str) -> tuple[str, Minimizer]:
+    """The strategy's name (`auto` resolved) and its minimizer; ValueError if unknown."""
+    name = AUTO if strategy == "auto" else strategy
+    try:
+        return name, STRATEGIES[name]
+    except KeyError:
+        choices = ", ".join(["auto", *STRATEGIES])
+        raise ValueError(f"unknown strategy {strategy!r}; choose from {choices}") from None
+
+
 def minimize(items: Iterable[T], test: Predicate[T], strategy: str = "auto") -> tuple[T, ...]:
     """Minimize ``items`` under ``test`` with a named strategy (``auto`` = ``bisect``,
     the fewest calls over the measured suites; see the module docstring).
@@ -351,12 +362,7 @@ def minimize(items: Iterable[T], test: Predicate[T], strategy: str = "auto") -> 
     ``test`` is wrapped in a :class:`CountingPredicate` unless it already is one, so no
     subset reaches the oracle twice; pass your own wrapper to read the counts.
     """
-    name = AUTO if strategy == "auto" else strategy
-    try:
-        minimizer = STRATEGIES[name]
-    except KeyError:
-        choices = ", ".join(["auto", *STRATEGIES])
-        raise ValueError(f"unknown strategy {strategy!r}; choose from {choices}") from None
+    name, minimizer = strategy_named(strategy)
     predicate = test if isinstance(test, CountingPredicate) else CountingPredicate(test)
     result = minimizer(items, predicate)
     log.debug(

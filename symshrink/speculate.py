@@ -23,7 +23,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from symshrink.search import AUTO, STRATEGIES
+from symshrink.search import AUTO, strategy_named
 
 T = TypeVar("T", bound=Hashable)
 Kept = tuple[T, ...]
@@ -33,8 +33,8 @@ log = logging.getLogger(__name__)
 GUESS_WINDOW = 3
 """Answers come in runs (a pass at its fixpoint fails throughout, bisection deletes clean
 halves in a row): on the planted reductions of benchmarks/parallel.py the majority of the
-last 3 guesses right more often than always False, the last answer alone or the
-majority of the whole search."""
+last 3 answers used was faster than always False, the last answer alone, the majority of
+the search's answers or of the last 5 (docs/benchmarks.md)."""
 
 __all__ = ["Speculation", "speculate"]
 
@@ -71,12 +71,7 @@ class Speculation(Generic[T]):
     def __post_init__(self) -> None:
         if self.jobs < 1:
             raise ValueError(f"jobs must be at least 1, got {self.jobs}")
-        name = AUTO if self.strategy == "auto" else self.strategy
-        try:
-            self._minimizer = STRATEGIES[name]
-        except KeyError:
-            choices = ", ".join(["auto", *STRATEGIES])
-            raise ValueError(f"unknown strategy {self.strategy!r}; choose from {choices}") from None
+        self._minimizer = strategy_named(self.strategy)[1]
         self._answers: dict[frozenset[T], bool] = {}
         self._running: dict[frozenset[T], tuple[Kept, Future[bool]]] = {}
         self._consumed: set[frozenset[T]] = set()

@@ -124,15 +124,10 @@ def minimize(tmp: Path, repro: Path, *extra: str) -> dict:
     return report
 
 
-def used(report: dict) -> int:
-    """The calls whose answers the reduction used: those of -j 1, whatever the speculation."""
-    return report["oracle_calls"] - report["speculative_unused"]
-
-
 @pytest.fixture(scope="module")
 def local_run(repro: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """The reference: the same reduction with the local pool, two candidates at once."""
-    return minimize(tmp_path_factory.mktemp("local"), repro, "-j", "2")
+    """The reference: the same reduction with the local pool, one candidate at a time."""
+    return minimize(tmp_path_factory.mktemp("local"), repro)
 
 
 def test_minimize_on_cluster_matches_local_pool(
@@ -142,9 +137,9 @@ def test_minimize_on_cluster_matches_local_pool(
     remote = minimize(tmp_path, repro, "--scheduler", cluster)
     assert remote["out"] == local_run["out"]
     assert remote["final"]["free_symbols"] == 2
-    assert used(remote) == used(local_run)  # the wrong guesses depend on timing
     calls = remote["calls"]  # the reducer's, and the original's check before them
     assert len(set(calls)) == len(calls) == remote["oracle_calls"] + 1
+    assert set(calls) >= set(local_run["calls"])  # and the wrong guesses (speculation)
 
 
 def test_worker_sigkilled_mid_call(
@@ -157,8 +152,8 @@ def test_worker_sigkilled_mid_call(
     marker = tmp_path / "killed"
     assert marker.exists()
     assert remote["out"] == local_run["out"]
-    assert used(remote) == used(local_run)
     calls = remote["calls"]
+    assert set(calls) >= set(local_run["calls"])
     assert len(calls) == len(set(calls)) + 1 == remote["oracle_calls"] + 2  # the killed one
     orphan = read_stat(int(marker.read_text()))  # it would sleep for 120 s
     assert orphan is None or orphan.state in ("Z", "X")

@@ -121,5 +121,6 @@ def test_two_jobs_make_the_decisions_of_one(n: int, k: int, seed: int) -> None:
     assert stats2.accepted == stats1.accepted and stats2.per_pass.keys() == stats1.per_pass.keys()
     assert set(seen1) <= set(seen2) and len(set(seen2)) == len(seen2)
     assert stats2.oracle_calls == len(seen2) <= 1.6 * stats1.oracle_calls
-    assert stats2.oracle_calls - stats2.speculative_unused == stats1.oracle_calls
+    # a wrong guess's answer can still serve -j 1's call later, through the journal
+    assert stats2.oracle_calls - stats2.speculative_unused <= stats1.oracle_calls
     assert stats1.speculative_unused == 0
