@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -176,6 +177,45 @@ def test_cold_runner_on_a_local_cluster_kills_at_the_threshold(tmp_path: Path) -
         assert run.result is not None
     finally:
         runner.close()
+
+
+# From the 3rd call on, a candidate leaves a `hang-PID` file beside the script and sleeps.
+HANG_SCRIPT = """\
+import os, sys, time
+here = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(here, "calls"), "a") as f:
+    f.write("call\\n")
+if sum(1 for _ in open(os.path.join(here, "calls"))) >= 3:
+    open(os.path.join(here, f"hang-{os.getpid()}"), "w").close()
+    time.sleep(120)
+sys.exit(0 if "//160" in open(sys.argv[1]).read() else 1)
+"""
+
+
+def test_sigint_cancels_the_calls_on_the_cluster(cluster: str, repro: Path, tmp_path: Path) -> None:
+    """Ctrl-C with calls in flight on the workers: minimize stops waiting for them at once,
+    exits 130, and their candidates are killed on the workers, not left to sleep."""
+    wait_for_workers(cluster)
+    script = tmp_path / "interesting.py"
+    script.write_text(HANG_SCRIPT)
+    cmd = [sys.executable, "-m", "symshrink", "minimize", str(repro), "--no-progress"]
+    cmd += ["--test", f"{sys.executable} -S {script}", "-o", str(tmp_path / "out.py")]
+    proc = subprocess.Popen([*cmd, "--scheduler", cluster], stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not list(tmp_path.glob("hang-*")) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)  # let the other slot's candidate start too
+        hanging = [int(p.name.removeprefix("hang-")) for p in tmp_path.glob("hang-*")]
+        assert hanging
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert all(gone(pid, within_s=10) for pid in hanging)
 
 
 # A candidate forked by a Dask worker's warm pool: it logs its parent, whether that is a warm
