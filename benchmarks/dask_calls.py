@@ -7,9 +7,9 @@ parallelism buys shows and the two cores of this machine are not what is measure
 
     python benchmarks/dask_calls.py [--n 8 16] [--k 2] [--cost 1.0]
 
-Modes, per case: `local -j 1` (bisect, one call at a time), `local -j 2` (parallel_dd, two
-threads) and `dask` (parallel_dd on a LocalCluster of two one-thread worker processes, the
-same as `--scheduler local:2`, started once beforehand and not timed). Calls are the ones
+Modes, per case: `local -j 1` (bisect, one call at a time), `local -j 2` (the same search,
+speculative, two threads) and `dask` (the same on a LocalCluster of two one-thread worker
+processes, as `--scheduler local:2`, started once beforehand and not timed). Calls are the ones
 the script logged; `same` says the result equals `local -j 2`'s.
 """
 

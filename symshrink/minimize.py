@@ -40,7 +40,7 @@ from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.cache import Cache
 from symshrink.oracle.calibrate import DEFAULT_RATIO, Calibration, CalibrationError
 from symshrink.oracle.custom import CommandRunner
-from symshrink.oracle.runner import ColdRunner, Runner, child_env
+from symshrink.oracle.runner import Runner, child_env
 from symshrink.progress import Best, Progress
 from symshrink.reducer import Reducer, Stats
 from symshrink.repro.model import Repro
@@ -278,12 +278,15 @@ def _check_runnable(program: Path) -> None:
         )
 
 
-def remote_runner(opts: Options, local: Callable[[], Runner]) -> Runner | None:
-    """The Dask runner `--scheduler` asks for (`local` builds the runner on each worker)."""
+def remote_runner(opts: Options, local: Callable[[], Runner] | None = None) -> Runner | None:
+    """The Dask runner `--scheduler` asks for: `local` builds the runner on each worker;
+    None, each worker's warm pool runs the candidates (the compile oracle's)."""
     if opts.scheduler is None:
         return None
     from symshrink.oracle.dask_runner import connect  # distributed is an optional extra
 
+    if local is None:
+        return connect(opts.scheduler, warm=True)
     return connect(opts.scheduler, local)
 
 
@@ -318,7 +321,7 @@ def make_oracle(opts: Options, original_source: str, work: Path) -> BaseOracle:
             calibration_path=work / CALIBRATION,
             controls_path=work / CONTROLS,
             scratch=work,
-            runner=remote_runner(opts, ColdRunner),
+            runner=remote_runner(opts),
         )
     except CalibrationError as e:
         raise NotInteresting(f"the original cannot be measured: {e}") from None
@@ -374,7 +377,6 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
 
         reducer = Reducer(
             test=lambda repro: oracle(render(repro)),
-            test_many=lambda models: oracle.many([render(m) for m in models]),
             jobs=oracle.jobs,
             journal=journal,
             on_improve=improved,
@@ -515,6 +517,7 @@ def _report(
         },
         "oracle": "test" if opts.test is not None else "compile",
         "oracle_calls": stats.oracle_calls,
+        "speculative_unused": stats.speculative_unused,
         "accepted": stats.accepted,
         "cache_hits": stats.cache_hits,
         "seconds": round(seconds, 3),

@@ -11,9 +11,10 @@ are rejected before any test runs.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from symshrink import search
 from symshrink.oracle.cache import Cache
@@ -22,6 +23,7 @@ from symshrink.passes import Pass, all_passes
 from symshrink.passes.common import size
 from symshrink.repro.model import Repro
 from symshrink.repro.render import canonical_key
+from symshrink.speculate import speculate
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,7 @@ class BudgetExhausted(Exception):
 class Stats:
     oracle_calls: int = 0
     cache_hits: int = 0
+    speculative_unused: int = 0  # calls on wrong guesses (-j N); may serve later, journaled
     accepted: int = 0
     rejected_not_smaller: int = 0
     seconds: float = 0.0
@@ -57,8 +60,8 @@ class Reducer:
     `on_improve(repro)` is called after every accepted change (the CLI writes the best
     result so far to disk there), `on_call(stats, best)` after every test (progress).
     `max_calls` / `max_time` bound the oracle work; `best` is the smallest interesting
-    model so far, also after an interrupt. With `jobs` > 1, each pass hands `test_many`
-    batches of up to `jobs` independent candidates (`search.parallel_dd`).
+    model so far, also after an interrupt. With `jobs` > 1, `test` is called from up to
+    `jobs` threads at once (`speculate`): the same decisions and result as with one.
     """
 
     test: Test
@@ -70,9 +73,10 @@ class Reducer:
     max_time: float | None = None
     strategy: str = "auto"
     jobs: int = 1
-    test_many: Callable[[list[Repro]], list[bool | Verdict]] | None = None
     stats: Stats = field(default_factory=Stats)
     best: Repro | None = field(default=None, init=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    _answers: list[bool] = field(default_factory=list, init=False, repr=False)  # speculation's
 
     def run(self, repro: Repro) -> Repro:
         """The smallest interesting model found; the input is assumed interesting."""
@@ -109,6 +113,10 @@ class Reducer:
         counts = self.stats.per_pass.setdefault(p.name, {"calls": 0, "accepted": 0})
         self.stats.current_pass = p.name
         current_size = size(current)
+        tested: dict[frozenset, tuple[Repro, Verdict]] = {}
+        fresh: dict[frozenset, tuple[str, Verdict]] = {}  # judged, not journaled yet
+        called: set[frozenset] = set()  # judged by the oracle in this pass
+        used: set[frozenset] = set()  # ... answers the search used
 
         def candidate(kept: tuple) -> Repro | bool:
             """The model with every edit not in `kept` applied, or the answer without a test."""
@@ -120,21 +128,61 @@ class Reducer:
             if model is None:
                 return False
             if size(model) >= current_size:
-                self.stats.rejected_not_smaller += 1
+                with self._lock:
+                    self.stats.rejected_not_smaller += 1
                 return False
             return model
 
-        def test_many(kepts: list[tuple]) -> list[bool]:
-            models = [candidate(k) for k in kepts]
-            tested = [m for m in models if isinstance(m, Repro)]
-            counts["calls"] += len(tested)
-            answers = iter(self.judge(tested))
-            return [next(answers) if isinstance(m, Repro) else m for m in models]
+        def evaluate(kept: tuple) -> bool:
+            """The answer for `kept` (in a worker thread with `jobs` > 1): no side effect but
+            the call and the counts, since a speculative candidate may never be used."""
+            model = candidate(kept)
+            if not isinstance(model, Repro):
+                return model
+            key = canonical_key(model)
+            verdict = self._verdict(key, model)
+            with self._lock:
+                counts["calls"] += 1
+                tested[frozenset(kept)] = (model, verdict)
+                if not verdict.cached:
+                    fresh[frozenset(kept)] = (key, verdict)
+                    called.add(frozenset(kept))
+            return verdict.interesting
+
+        def record(kept: tuple, interesting: bool) -> None:
+            """A test ended (in this thread): journal its verdict. Not called for the tests
+            an interrupt cut short, which would otherwise be journaled as failures."""
+            entry = fresh.pop(frozenset(kept), None)
+            if entry is not None:
+                self.journal.put(*entry)
+
+        def accept(kept: tuple, interesting: bool) -> None:
+            """Called in the order the search uses its answers, the same with any `jobs`."""
+            entry = tested.get(frozenset(kept))
+            if entry is not None:
+                used.add(frozenset(kept))
+                self._accept(*entry)
 
         if self.jobs > 1:
-            kept = search.parallel_dd(edits, test_many, self.jobs)
+            kept = speculate(
+                edits,
+                evaluate,
+                self.jobs,
+                strategy=self.strategy,
+                on_result=record,
+                on_answer=accept,
+                history=self._answers,
+            )
         else:
-            kept = search.minimize(edits, lambda k: test_many([k])[0], strategy=self.strategy)
+
+            def test(kept: tuple) -> bool:
+                interesting = evaluate(kept)
+                record(kept, interesting)
+                accept(kept, interesting)
+                return interesting
+
+            kept = search.minimize(edits, test, strategy=self.strategy)
+        self.stats.speculative_unused += len(called - used)
         if len(kept) == len(edits):
             return None
         result = candidate(kept)
@@ -145,45 +193,32 @@ class Reducer:
         )
         return result
 
-    def judge(self, candidates: list[Repro]) -> list[bool]:
-        """The test of each candidate, through the journal; new ones in one batch.
-
-        Accepting a new best model (and reporting it) is a side effect. With `jobs` > 1 a
-        batch may overshoot `max_calls` by fewer than `jobs` calls.
-        """
-        keys = [canonical_key(c) for c in candidates]
-        verdicts: dict[str, Verdict] = {}
-        todo: dict[str, Repro] = {}
-        for key, model in zip(keys, candidates, strict=True):
-            cached = self.journal.get(key) if key not in todo else None
-            if cached is not None:
+    def _verdict(self, key: str, model: Repro) -> Verdict:
+        """From the journal (marked cached), or a test, budget permitting; thread-safe. With
+        `jobs` > 1 a run may overshoot `max_calls` by fewer than `jobs` calls."""
+        cached = self.journal.get(key)
+        if cached is not None:
+            with self._lock:
                 self.stats.cache_hits += 1
-                verdicts[key] = cached
-            else:
-                todo[key] = model
-        if todo:
+            return cached
+        with self._lock:
             self._check_budget()
-            self.stats.oracle_calls += len(todo)
-            models = list(todo.values())
-            if self.test_many is not None and len(models) > 1:
-                answers = self.test_many(models)
-            else:
-                answers = [self.test(m) for m in models]
-            for key, answer in zip(todo, answers, strict=True):
-                verdict = answer if isinstance(answer, Verdict) else _bool_verdict(answer)
-                self.journal.put(key, verdict)
-                verdicts[key] = verdict
-        for key, model in zip(keys, candidates, strict=True):
-            if verdicts[key].interesting and size(model) < size(self.best):
-                self.best = model
-                self.stats.accepted += 1
-                self.stats.best_s = verdicts[key].cpu_s
-                self.stats.best_ratio = verdicts[key].ratio
-                if self.on_improve is not None:
-                    self.on_improve(model)
+            self.stats.oracle_calls += 1
+        answer = self.test(model)
+        verdict = answer if isinstance(answer, Verdict) else _bool_verdict(answer)
+        return replace(verdict, cached=False)
+
+    def _accept(self, model: Repro, verdict: Verdict) -> None:
+        """A verdict the search used: a new best model if interesting and smaller; progress."""
+        if verdict.interesting and size(model) < size(self.best):
+            self.best = model
+            self.stats.accepted += 1
+            self.stats.best_s = verdict.cpu_s
+            self.stats.best_ratio = verdict.ratio
+            if self.on_improve is not None:
+                self.on_improve(model)
         if self.on_call is not None:
             self.on_call(self.stats, self.best)
-        return [verdicts[key].interesting for key in keys]
 
     def _check_budget(self) -> None:
         if self.max_calls is not None and self.stats.oracle_calls >= self.max_calls:

@@ -26,6 +26,9 @@ n in 16/64/256 and k in 1/3/5; totals over n >= 64; see ``tests/test_search.py``
 
 ``auto`` picks ``bisect``: the fewest calls on sparse, clustered and threshold
 predicates, and within ~10% of ``greedy`` when most items are needed.
+
+Every strategy is sequential; :mod:`symshrink.speculate` runs any of them with N calls at
+once and the same result.
 """
 
 from __future__ import annotations
@@ -47,8 +50,8 @@ __all__ = [
     "find_integer",
     "greedy_chunks",
     "minimize",
-    "parallel_dd",
     "probdd",
+    "strategy_named",
 ]
 
 
@@ -331,46 +334,6 @@ def greedy_chunks(items: Iterable[T], test: Predicate[T]) -> tuple[T, ...]:
     return tuple(run.kept)
 
 
-def parallel_dd(
-    items: Iterable[T], test_many: Callable[[list[tuple[T, ...]]], list[bool]], width: int
-) -> tuple[T, ...]:
-    """ddmin's complement removals, `width` candidates per batch (one per worker).
-
-    Removing each of the current chunks is an independent candidate, so a batch of `width`
-    of them runs at once; the successes of a batch are merged (checked once when there are
-    several; if the merge fails, the first success alone is kept). Chunks halve down to
-    single items, so the result is 1-minimal. More calls than `bisect`, fewer rounds: the
-    strategy for N workers, where wall time is rounds, not calls.
-    """
-    kept = list(_distinct(items))
-    width = max(1, width)
-    size = max(1, len(kept) // max(2, width))
-    while kept:
-        i = 0
-        while i * size < len(kept):
-            chunks = [kept[j : j + size] for j in range(i * size, len(kept), size)][:width]
-            candidates = [_without(kept, c) for c in chunks]
-            verdicts = test_many(candidates)
-            wins = [c for c, ok in zip(chunks, verdicts, strict=True) if ok]
-            if not wins:
-                i += len(chunks)
-                continue
-            merged = _without(kept, [x for c in wins for x in c])
-            if len(wins) == 1 or test_many([merged])[0]:
-                kept = list(merged)
-            else:
-                kept = list(_without(kept, wins[0]))
-        if size == 1:
-            break
-        size = max(1, size // 2)
-    return tuple(kept)
-
-
-def _without(kept: Sequence[T], drop: Iterable[T]) -> tuple[T, ...]:
-    gone = set(drop)
-    return tuple(x for x in kept if x not in gone)
-
-
 Minimizer = Callable[[Iterable[T], Predicate[T]], tuple[T, ...]]
 
 STRATEGIES: dict[str, Minimizer] = {
@@ -382,6 +345,16 @@ STRATEGIES: dict[str, Minimizer] = {
 AUTO = "bisect"
 
 
+def strategy_named(strategy: str) -> tuple[str, Minimizer]:
+    """The strategy's name (`auto` resolved) and its minimizer; ValueError if unknown."""
+    name = AUTO if strategy == "auto" else strategy
+    try:
+        return name, STRATEGIES[name]
+    except KeyError:
+        choices = ", ".join(["auto", *STRATEGIES])
+        raise ValueError(f"unknown strategy {strategy!r}; choose from {choices}") from None
+
+
 def minimize(items: Iterable[T], test: Predicate[T], strategy: str = "auto") -> tuple[T, ...]:
     """Minimize ``items`` under ``test`` with a named strategy (``auto`` = ``bisect``,
     the fewest calls over the measured suites; see the module docstring).
@@ -389,12 +362,7 @@ def minimize(items: Iterable[T], test: Predicate[T], strategy: str = "auto") -> 
     ``test`` is wrapped in a :class:`CountingPredicate` unless it already is one, so no
     subset reaches the oracle twice; pass your own wrapper to read the counts.
     """
-    name = AUTO if strategy == "auto" else strategy
-    try:
-        minimizer = STRATEGIES[name]
-    except KeyError:
-        choices = ", ".join(["auto", *STRATEGIES])
-        raise ValueError(f"unknown strategy {strategy!r}; choose from {choices}") from None
+    name, minimizer = strategy_named(strategy)
     predicate = test if isinstance(test, CountingPredicate) else CountingPredicate(test)
     result = minimizer(items, predicate)
     log.debug(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -10,7 +12,7 @@ from symshrink.oracle.cache import Cache
 from symshrink.passes.common import size
 from symshrink.reducer import Reducer
 from symshrink.repro.parse import parse
-from symshrink.repro.render import render
+from symshrink.repro.render import canonical_key, render
 from tests.planted import choose_planted, planted_model, planted_predicate
 
 
@@ -94,18 +96,32 @@ def test_uninteresting_edits_are_never_accepted() -> None:
     assert test(result)
 
 
-def test_parallel_batches_reach_the_same_planted_set() -> None:
-    model = planted_model(16)
-    planted = choose_planted(16, 3)
-    test = planted_predicate(planted)
-    batches: list[int] = []
+@pytest.mark.parametrize(("n", "k", "seed"), [(8, 1, 0), (16, 3, 1), (24, 5, 2)])
+def test_two_jobs_make_the_decisions_of_one(n: int, k: int, seed: int) -> None:
+    """-j 2 (speculative) on a planted model: the same result, the same improvements in the
+    same order and every call -j 1 makes; the extra calls are the wrong guesses."""
+    model = planted_model(n, seed)
+    planted = choose_planted(n, k, seed)
+    predicate = planted_predicate(planted)
+    runs = {}
+    for jobs in (1, 2):
+        lock, seen, improved = threading.Lock(), [], []
 
-    def test_many(models):
-        batches.append(len(models))
-        return [test(m) for m in models]
+        def test(repro, seen=seen, lock=lock):
+            with lock:
+                seen.append(canonical_key(repro))
+            time.sleep(0.002)  # let the two slots overlap
+            return predicate(repro)
 
-    reducer = Reducer(test=test, test_many=test_many, jobs=4)
-    result = reducer.run(model)
-    assert set(result.hints) == planted
-    assert batches and max(batches) <= 4
-    assert any(b > 1 for b in batches)
+        reducer = Reducer(test=test, jobs=jobs, on_improve=improved.append)
+        runs[jobs] = (reducer.run(model), reducer.stats, seen, improved)
+    (one, stats1, seen1, improved1), (two, stats2, seen2, improved2) = runs[1], runs[2]
+    assert render(two) == render(one)
+    assert set(two.hints) == planted
+    assert [render(m) for m in improved2] == [render(m) for m in improved1]
+    assert stats2.accepted == stats1.accepted and stats2.per_pass.keys() == stats1.per_pass.keys()
+    assert set(seen1) <= set(seen2) and len(set(seen2)) == len(seen2)
+    assert stats2.oracle_calls == len(seen2) <= 1.6 * stats1.oracle_calls
+    # a wrong guess's answer can still serve -j 1's call later, through the journal
+    assert stats2.oracle_calls - stats2.speculative_unused <= stats1.oracle_calls
+    assert stats1.speculative_unused == 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 import random
+import threading
+import time
 import zlib
 from collections.abc import Callable, Iterable
 
@@ -12,13 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symshrink.search import (
-    STRATEGIES,
-    CountingPredicate,
-    find_integer,
-    minimize,
-    parallel_dd,
-)
+from symshrink.search import STRATEGIES, CountingPredicate, find_integer, minimize
+from symshrink.speculate import Speculation, speculate
 
 NAMES = [*STRATEGIES, "auto"]
 Test = Callable[[tuple[int, ...]], bool]
@@ -141,35 +138,124 @@ def test_random_non_monotone_predicates(
     assert_one_minimal(result, test)
 
 
-# --- batch round ------------------------------------------------------------------------
+# --- speculative parallel runs -------------------------------------------------------------
 
 
-def batched(test: Test, log: list[int]) -> Callable[[list[tuple[int, ...]]], list[bool]]:
-    def test_many(candidates: list[tuple[int, ...]]) -> list[bool]:
-        log.append(len(candidates))
-        return [test(c) for c in candidates]
+class Recording:
+    """A thread-safe test that logs each call and how many ran at once (it sleeps a little,
+    so that speculative calls overlap)."""
 
-    return test_many
+    def __init__(self, test: Test, sleep_s: float = 0.0) -> None:
+        self.test, self.sleep_s = test, sleep_s
+        self.calls: list[frozenset[int]] = []
+        self.running = self.most_at_once = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, kept: tuple[int, ...]) -> bool:
+        with self._lock:
+            self.calls.append(frozenset(kept))
+            self.running += 1
+            self.most_at_once = max(self.most_at_once, self.running)
+        time.sleep(self.sleep_s)
+        with self._lock:
+            self.running -= 1
+        return self.test(kept)
 
 
-@pytest.mark.parametrize("width", [1, 2, 4, 8])
-@pytest.mark.parametrize(("n", "needed"), [(20, {4, 7, 15}), (64, {0, 63}), (9, set())])
-def test_parallel_dd_finds_planted_items_in_batches_of_width(
-    width: int, n: int, needed: set[int]
+@pytest.mark.parametrize("strategy", NAMES)
+@pytest.mark.parametrize("jobs", [1, 2, 4])
+@settings(max_examples=15, deadline=None)
+@given(n=st.integers(0, 40), salt=st.integers(0, 2**16), data=st.data())
+def test_speculate_makes_the_sequential_decisions(
+    strategy: str, jobs: int, n: int, salt: int, data: st.DataObject
 ) -> None:
-    batches: list[int] = []
-    result = parallel_dd(range(n), batched(planted(needed), batches), width)
-    assert result == tuple(sorted(needed))
-    assert max(batches) <= width
+    """Same result and the same answers used, in the same order, as the sequential run, also
+    for non-monotone predicates; every sequential call is among the speculative ones."""
+    items = tuple(range(n))
+    needed = data.draw(st.sets(st.integers(0, max(n - 1, 0)), max_size=min(3, n)))
 
-
-def test_parallel_dd_is_one_minimal_when_merges_fail() -> None:
     def test(kept: tuple[int, ...]) -> bool:
-        return {1, 5} <= set(kept) and len(kept) >= 5
+        coin = zlib.crc32(f"{salt}:{sorted(kept)}".encode()) % 3 != 0
+        return len(kept) == n or (needed <= set(kept) and coin)
 
-    result = parallel_dd(range(8), batched(test, []), 4)
-    assert test(result) and len(result) == 5
-    assert_one_minimal(result, test)
+    sequential: list[tuple[tuple[int, ...], bool]] = []
+
+    def logged(kept: tuple[int, ...]) -> bool:
+        sequential.append((kept, test(kept)))
+        return sequential[-1][1]
+
+    expected = minimize(items, logged, strategy)
+    used: list[tuple[tuple[int, ...], bool]] = []
+    ended: list[frozenset[int]] = []
+    recording = Recording(test)
+    run = Speculation(
+        recording,
+        jobs,
+        strategy,
+        on_answer=lambda k, a: used.append((k, a)),
+        on_result=lambda k, a: ended.append(frozenset(k)),
+    )
+    assert run.run(items) == expected
+    assert used == sequential
+    assert sorted(ended, key=sorted) == sorted(recording.calls, key=sorted)
+    assert run.used == len(sequential) and run.calls == len(recording.calls)
+    assert len(set(recording.calls)) == len(recording.calls)  # no subset twice
+    assert {frozenset(k) for k, _ in sequential} <= set(recording.calls)
+    assert recording.most_at_once <= jobs
+
+
+def test_speculate_runs_jobs_calls_at_once_and_is_faster() -> None:
+    """Near a fixpoint (every removal fails) the guess "fails" is always right: two slots
+    make no extra call and take about half the time."""
+    items = tuple(range(32))
+    keep_all = lambda kept: len(kept) == len(items)  # noqa: E731
+    alone = Recording(keep_all, sleep_s=0.02)
+    started = time.monotonic()
+    assert minimize(items, alone) == items
+    one = time.monotonic() - started
+    two_slots = Recording(keep_all, sleep_s=0.02)
+    started = time.monotonic()
+    run = Speculation(two_slots, 2)
+    assert run.run(items) == items
+    two = time.monotonic() - started
+    assert two_slots.most_at_once == 2
+    assert run.calls == run.used == len(alone.calls)
+    assert two < 0.75 * one
+
+
+def test_speculate_raises_what_a_test_raises_and_rejects_bad_arguments() -> None:
+    def broken(kept: tuple[int, ...]) -> bool:
+        if len(kept) < 3:
+            raise RuntimeError("oracle down")
+        return True
+
+    with pytest.raises(RuntimeError, match="oracle down"):
+        speculate(range(8), broken, 2)
+    with pytest.raises(ValueError, match="jobs"):
+        speculate(range(8), planted({1}), 0)
+    with pytest.raises(ValueError, match="unknown strategy"):
+        speculate(range(8), planted({1}), 2, strategy="annealing")
+    with pytest.raises(ValueError, match="distinct"):
+        speculate((1, 2, 1), planted({1}), 2)
+
+
+def test_speculate_call_counts_on_the_planted_suite() -> None:
+    """Printed with -s: calls at -j 1 and -j 2 (wasted = started, not used) per (n, k)."""
+    print(f"\n{'n':>4} {'k':>2} {'-j 1':>6} {'-j 2':>6}")
+    total1 = total2 = 0
+    for (n, k), runs in planted_suite().items():
+        one = two = 0
+        for items, needed in runs:
+            counter = CountingPredicate(planted(needed))
+            expected = minimize(items, counter)
+            run = Speculation(planted(needed), 2)
+            assert run.run(items) == expected == in_order(items, needed)
+            assert run.used == counter.calls
+            one, two = one + counter.calls, two + run.calls
+        print(f"{n:>4} {k:>2} {one / len(runs):6.1f} {two / len(runs):6.1f}")
+        total1, total2 = total1 + one, total2 + two
+    print(f"total {total1} -> {total2} ({total2 / total1:.2f}x)")
+    assert total2 <= 1.5 * total1
 
 
 # --- find_integer and the counting wrapper ------------------------------------------------

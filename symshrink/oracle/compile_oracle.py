@@ -16,7 +16,7 @@ import logging
 import shutil
 import tempfile
 import threading
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from symshrink.errors import ReproError
+from symshrink.oracle import lifeline
 from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.cache import Cache, ControlTime, ControlTimes, text_key
 from symshrink.oracle.calibrate import DEFAULT_RATIO, Calibration, CalibrationError, calibrate
@@ -120,7 +121,7 @@ class CompileOracle(BaseOracle):
         self.controls = controls if controls is not None else ControlTimes()
         self._own_scratch = scratch is None
         self.scratch = scratch or Path(tempfile.mkdtemp(prefix="symshrink-oracle-"))
-        self._control_lock = threading.Lock()
+        self._control_locks: defaultdict[str, threading.Lock] = defaultdict(threading.Lock)
 
     @classmethod
     def create(
@@ -302,7 +303,9 @@ class CompileOracle(BaseOracle):
         from symshrink.baseline import control  # sympy: `import symshrink.oracle` stays cheap
 
         ctrl = control(source, kind)
-        with self._control_lock:  # one measurement per key, also with parallel slots
+        # One measurement per key; other keys are measured and looked up meanwhile (with
+        # -j 2 one slot confirms a slow candidate against its twin while the other runs).
+        with self._control_locks[ctrl.key]:
             known = None if fresh else self.controls.get(ctrl.key)
             if known is not None:
                 return known
@@ -313,7 +316,8 @@ class CompileOracle(BaseOracle):
                 measured = ControlTime((), why)
             else:
                 measured = ControlTime(tuple(r.measure(self.calibration.clock) for r in done))
-            self.controls.put(ctrl.key, measured)
+            if not lifeline.stopping():  # an interrupt killed these runs: they measured nothing
+                self.controls.put(ctrl.key, measured)
             return measured
 
     def limit(self, source: str, *, fresh: int = 0) -> Limit | str:

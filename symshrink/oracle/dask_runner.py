@@ -7,12 +7,17 @@ runner (`ColdRunner` for the compile oracle, `CommandRunner` for `--test`) runs 
 it runs here, a child in its own process group killed at the threshold, and the `Run` comes
 back. The verdict cache and the journal stay with the client.
 
+For the compile oracle each worker holds a warm pool (`WarmPoolPlugin`, `WorkerPool`):
+torch is imported once per worker, not once per call (~11 s on a busy worker).
+
 A worker that dies mid-task costs a retry: the scheduler reschedules its tasks on the other
 workers (a task whose workers died more than `distributed.scheduler.allowed-failures` times,
 3 by default, fails with `KilledWorker`). The candidate it was running has a session of its
 own and outlives it, so the next task that starts on that host kills it (`reap_orphans`).
+A task the client no longer wants (it cancelled it, closed, or died) kills its candidate
+(`_killed_when_cancelled`): Dask cannot stop a running task, only forget its result.
 
-`distributed` is imported by `connect` only: symshrink works without it.
+`distributed` is imported by `connect` and on the workers only: symshrink works without it.
 """
 
 from __future__ import annotations
@@ -23,13 +28,17 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import CancelledError
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import symshrink
 from symshrink.errors import ReproError
+from symshrink.oracle import lifeline
+from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.procs import kill_group, read_stat
 from symshrink.oracle.runner import ColdRunner, Job, Limits, Run, Runner
 
@@ -46,6 +55,12 @@ RETRIES = 2
 # Each task's job directory, named `PID-...` after the worker process that owns it.
 WORKER_ROOT = Path(tempfile.gettempdir()) / "symshrink-dask"
 
+# The worker plugin that holds each worker's warm pool, by this name.
+PLUGIN = "symshrink-warm-pool"
+
+# How often a running task asks its worker whether the client still wants it.
+CANCEL_POLL_S = 0.2
+
 FORMS = "tcp://HOST:PORT or local:N"
 INSTALL_HINT = "--scheduler needs Dask's `distributed`: pip install 'symshrink[dask]'"
 
@@ -53,8 +68,9 @@ INSTALL_HINT = "--scheduler needs Dask's `distributed`: pip install 'symshrink[d
 class DaskRunner:
     """A `Runner` whose slots are the cluster's worker threads, one candidate per thread.
 
-    `slots` is read from the client once: the reducer's batch width for the whole run.
-    `close` closes `owned` (what `connect` opened: the client, a local cluster).
+    `slots` is read from the client once: the reduction's calls at once for the whole run.
+    `close` cancels the tasks in flight (their candidates are killed on their workers) and
+    closes `owned` (what `connect` opened: the client, a local cluster).
     """
 
     def __init__(
@@ -64,25 +80,82 @@ class DaskRunner:
         self.local = local
         self.slots = max(1, sum(client.nthreads().values()))
         self._owned = list(owned)
+        self._in_flight: set[Any] = set()
+        self._lock = threading.Lock()
 
     def run(self, job: Job, limits: Limits) -> Run:
         files = {p.name: p.read_bytes() for p in job.dir.iterdir() if p.is_file()}
         future = self.client.submit(
             run_on_worker, self.local, job, files, limits, pure=False, retries=RETRIES
         )
-        return future.result()
+        with self._lock:
+            self._in_flight.add(future)
+        try:
+            return _result(future)
+        except BaseException:  # interrupted or cancelled: the task must not run on
+            future.cancel()
+            raise
+        finally:
+            with self._lock:
+                self._in_flight.discard(future)
+
+    def cancel(self) -> None:
+        """Cancel every task in flight: each kills its candidate; their `run` calls raise."""
+        with self._lock:
+            futures = list(self._in_flight)
+        if futures:
+            log.info("cancelling %d Dask task(s) in flight", len(futures))
+            self.client.cancel(futures, force=True)
 
     def close(self) -> None:
+        self.cancel()
         for thing in self._owned:
             thing.close()
         self._owned.clear()
 
 
-def connect(scheduler: str, local: LocalRunner = ColdRunner, *, wait_s: float = 60.0) -> DaskRunner:
+def _result(future: Any) -> Run:
+    """The task's `Run`; an interrupt of the run (`lifeline.kill_all`) ends the wait too,
+    since the candidates it kills are not on this host."""
+    while True:
+        try:
+            return future.result(timeout=CANCEL_POLL_S)
+        except TimeoutError:
+            if lifeline.stopping():
+                raise CancelledError("the run is stopping") from None
+
+
+class WorkerPool:
+    """The `LocalRunner` of the compile oracle on Dask: this worker's warm pool, which its
+    `WarmPoolPlugin` started when the worker did (torch imported once per worker)."""
+
+    def __init__(self) -> None:
+        from distributed import get_worker
+
+        self._pool: WarmPool = get_worker().plugins[PLUGIN].pool
+        self.slots = self._pool.slots
+
+    def run(self, job: Job, limits: Limits) -> Run:
+        return self._pool.run(job, limits)
+
+    def close(self) -> None:
+        """The pool outlives the task: the plugin closes it with the worker."""
+
+
+def connect(
+    scheduler: str,
+    local: LocalRunner = ColdRunner,
+    *,
+    warm: bool = False,
+    preload: tuple[str, ...] | None = None,
+    wait_s: float = 60.0,
+) -> DaskRunner:
     """A `DaskRunner` on `tcp://HOST:PORT` (a running scheduler with at least one worker) or on
     `local:N` (N one-thread worker processes on 127.0.0.1, stopped with the runner).
 
-    Every failure to get a usable cluster is a one-line `ReproError`.
+    `warm`: every worker (also one that joins or restarts later) holds a warm pool that
+    imported `preload` (None: torch, `pool.default_preload()`), and the tasks run there
+    instead of in `local`. Every failure to get a usable cluster is a one-line `ReproError`.
     """
     try:
         import distributed
@@ -116,6 +189,11 @@ def connect(scheduler: str, local: LocalRunner = ColdRunner, *, wait_s: float = 
         owned.insert(0, client)
         client.wait_for_workers(n_workers, timeout=wait_s)
         versions = client.run(_symshrink_version)
+        if warm:
+            from symshrink.oracle.dask_plugin import WarmPoolPlugin
+
+            client.register_plugin(WarmPoolPlugin(preload), name=PLUGIN)
+            local = WorkerPool
     except Exception as e:  # no scheduler, no worker, or a worker without symshrink
         for thing in owned:
             thing.close()
@@ -146,11 +224,40 @@ def run_on_worker(local: LocalRunner, job: Job, files: dict[str, bytes], limits:
         moved = relocate(job, here)
         runner = local()
         try:
-            return runner.run(moved, limits)
+            with _killed_when_cancelled(here):
+                return runner.run(moved, limits)
         finally:
             runner.close()
     finally:
         shutil.rmtree(here, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _killed_when_cancelled(here: Path) -> Iterator[None]:
+    """Meanwhile, kill the candidate running in `here` once the client no longer wants this
+    task (cancelled, closed or dead: the scheduler releases its tasks), so that the slot
+    frees now rather than at the candidate's threshold or timeout."""
+    from distributed import get_worker
+
+    worker = get_worker()
+    key = worker.get_current_task()
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(CANCEL_POLL_S):
+            task = worker.state.tasks.get(key)
+            if task is None or task.state in ("cancelled", "released", "forgotten"):
+                log.warning("task %s was cancelled: killing its candidate", key)
+                kill_groups_in([here])
+                return
+
+    watcher = threading.Thread(target=watch, name="symshrink-cancel", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
 
 
 def relocate(job: Job, here: Path) -> Job:
@@ -181,14 +288,21 @@ def reap_orphans(root: Path) -> None:
     stale = [d for d in root.iterdir() if not _alive(d.name.partition("-")[0])]
     if not stale:
         return
+    log.warning("killing what dead workers left in %s", ", ".join(d.name for d in stale))
+    kill_groups_in(stale)
+    for d in stale:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def kill_groups_in(dirs: list[Path]) -> None:
+    """SIGKILL the process group of every process whose working directory is in `dirs`
+    (a candidate runs in its job directory, whichever runner started it)."""
     for pid in (int(p) for p in os.listdir("/proc") if p.isdigit()):
         with contextlib.suppress(OSError):
             cwd = Path(os.readlink(f"/proc/{pid}/cwd"))
-            if any(cwd == d or d in cwd.parents for d in stale) and (st := read_stat(pid)):
-                log.warning("killing process group %d, orphaned by a dead worker", st.pgid)
+            if any(cwd == d or d in cwd.parents for d in dirs) and (st := read_stat(pid)):
+                log.info("killing process group %d (in %s)", st.pgid, cwd)
                 kill_group(st.pgid)
-    for d in stale:
-        shutil.rmtree(d, ignore_errors=True)
 
 
 def _alive(pid: str) -> bool:

@@ -76,6 +76,11 @@ def kill_all() -> None:
             signal_group(pgid, signal.SIGKILL)
 
 
+def stopping() -> bool:
+    """Whether `kill_all` holds: what waits for a candidate elsewhere (a Dask task) stops."""
+    return _stopping
+
+
 def resume() -> None:
     """The interrupt was handled: groups may run again."""
     global _stopping
