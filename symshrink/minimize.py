@@ -529,9 +529,12 @@ def _report(
     }
     if isinstance(oracle, CompileOracle):
         cal = oracle.calibration
-        longest = max((*cal.measures, cal.reference_s or 0.0), default=0.0)
+        if cal.reference_s is not None:  # the original's longest run, for the guard
+            longest, stopped = cal.reference_s, cal.reference_stopped
+        else:
+            longest, stopped = max(cal.measures, default=0.0), cal.stopped
         initial["slow_phase_s"] = round(longest, 3)
-        initial["lower_bound"] = cal.stopped
+        initial["lower_bound"] = stopped
         if cal.baseline_s is not None:
             initial["baseline_s"] = round(cal.baseline_s, 3)
             initial["ratio"] = round(longest / cal.baseline_s, 2)

@@ -249,3 +249,17 @@ def test_the_end_line_says_the_ratios_and_whether_the_result_is_minimal() -> Non
     assert cut.endswith(
         "; stopped by --max-time 60 after 90 calls: not minimal yet (--resume continues)"
     )
+
+
+def test_the_longer_reference_run_gives_the_originals_time(repro: Path, tmp_path: Path) -> None:
+    """An original stopped at its kill point is sampled once 8x longer; if it ends there,
+    its time is known exactly (the report then shows no lower bound)."""
+    runner = WidthRunner()  # 16 symbols: 1 + 0.2 * 256 = 52.2 s
+    judging = Judging(signature=True, margin=0.0, confirm=0, timeout_s=600.0)
+    oracle = CompileOracle.create(
+        repro.read_text(), runner=runner, judging=judging, threshold_s=10.0, scratch=tmp_path
+    )
+    assert [lim.kill_at for w, _, lim in runner.runs if w == 16] == [10.0, 10.0, 10.0, 80.0]
+    cal = oracle.calibration
+    assert cal.stopped and cal.reference_s == pytest.approx(52.2)
+    assert not cal.reference_stopped

@@ -53,7 +53,8 @@ class Calibration:
     `measures` are the original's runs on `clock` (lower bounds when `stopped`),
     `baseline_measures` its control's runs. `profiles` are the original's sample timelines
     (none: the slippage guard is off), `phases` its major phases (known only from runs that
-    finished), `reference_s` how far the longest profile reaches.
+    finished), `reference_s` the original's time in its longer reference run (None: there
+    was none), `reference_stopped` whether that run, too, was stopped before its end.
     """
 
     clock: Clock
@@ -66,6 +67,7 @@ class Calibration:
     baseline_measures: tuple[float, ...] = ()
     stopped: bool = False
     reference_s: float | None = None
+    reference_stopped: bool = True
 
     @property
     def baseline_s(self) -> float | None:
@@ -116,6 +118,7 @@ class Calibration:
             "baseline_measures": list(self.baseline_measures),
             "stopped": self.stopped,
             "reference_s": self.reference_s,
+            "reference_stopped": self.reference_stopped,
         }
 
     @classmethod
@@ -133,6 +136,7 @@ class Calibration:
             baseline_measures=tuple(_number(m) for m in data.get("baseline_measures", ())),
             stopped=bool(data.get("stopped", False)),
             reference_s=None if reference is None else _number(reference),
+            reference_stopped=bool(data.get("reference_stopped", True)),
         )
 
     def save(self, path: Path) -> None:
@@ -179,7 +183,6 @@ def calibrate(
     phases = major_phases(merge_counts(r.phase_times for r in finished))
     sampled = [reference] if reference is not None and reference.profile else runs
     profiles = tuple(r.profile for r in sampled if r.profile is not None) if signature else ()
-    reach = max((p.reach(clock) for p in profiles), default=None)
     cal = Calibration(
         clock,
         measures,
@@ -190,7 +193,8 @@ def calibrate(
         baseline=baseline,
         baseline_measures=tuple(baseline_measures),
         stopped=stopped,
-        reference_s=reach,
+        reference_s=None if reference is None else reference.measure(clock),
+        reference_stopped=reference is None or reference.exit.reason != "exited",
     )
     sig = cal.signature(top=top)
     if sig is not None:

@@ -81,10 +81,6 @@ class Profile:
         """The phases this run has samples in."""
         return {p for p in self.phases if p is not None}
 
-    def reach(self, clock: Clock = "cpu") -> float:
-        """How far the samples go, in seconds on `clock`."""
-        return self.samples[-1][0 if clock == "cpu" else 1] if self.samples else 0.0
-
     def cut(self, until: float, clock: Clock = "cpu") -> Profile:
         """The samples taken up to `until` seconds on `clock`: a run seen as if stopped there."""
         at = 0 if clock == "cpu" else 1
