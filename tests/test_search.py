@@ -335,7 +335,8 @@ def planted_calls() -> dict[str, dict[tuple[int, int], float]]:
 
 
 def test_call_count_table(planted_calls: dict[str, dict[tuple[int, int], float]]) -> None:
-    """Printed with -s: mean distinct calls (ratio to ddmin) on the planted suite."""
+    """Every strategy needs no more calls than ddmin over the suite at n >= 64 (the table
+    of mean distinct calls, with their ratio to ddmin, is printed with -s)."""
     names = list(STRATEGIES)
     print(f"\n{'n':>4} {'k':>2} " + " ".join(f"{name:>14}" for name in names))
     for n, k in planted_calls["ddmin"]:
@@ -344,6 +345,9 @@ def test_call_count_table(planted_calls: dict[str, dict[tuple[int, int], float]]
             f"{planted_calls[m][n, k]:6.1f} ({planted_calls[m][n, k] / base:.2f})" for m in names
         ]
         print(f"{n:>4} {k:>2} " + " ".join(f"{c:>14}" for c in cells))
+    baseline = suite_total(planted_calls["ddmin"], 64)
+    for name in names:
+        assert suite_total(planted_calls[name], 64) <= baseline, name
 
 
 def suite_total(calls: dict[tuple[int, int], float], min_n: int, min_k: int = 1) -> float:
