@@ -29,7 +29,6 @@ from symshrink.repro.parse import parse
 from symshrink.repro.render import canonical_key, render
 
 BaselineKind = Literal["static", "independent"]
-BASELINES: tuple[BaselineKind, ...] = ("static", "independent")
 
 
 def static_twin(repro: Repro) -> Repro:

@@ -455,7 +455,7 @@ def stopped_by(reason: str | None) -> str:
 
 def _rule(report: dict[str, Any]) -> str:
     """The bar the reduction held every candidate to: R x the twin, or the threshold, with
-    the margin (`4.4x the twin (4x + margin 0.1)`)."""
+    the margin (`4.4x (4x + margin 0.1)`)."""
     margin = report.get("margin_used") or 0.0
     if report.get("ratio"):
         bar, unit = report["ratio"], "x"

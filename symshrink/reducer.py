@@ -45,8 +45,7 @@ class Stats:
     per_pass: dict[str, dict[str, int]] = field(default_factory=dict)
     stopped_by: str | None = None  # budget that ended the run early, if any
     fixpoint: bool = False  # the last round changed nothing: 1-minimal for every pass
-    best_s: float | None = None  # the oracle's CPU seconds for the best model so far
-    best_ratio: float | None = None  # ... and their ratio to its control (ratio verdicts)
+    best_ratio: float | None = None  # the best model's time over its control's (ratio verdicts)
     current_pass: str | None = None  # the pass whose candidates are being tested
 
     def as_dict(self) -> dict[str, object]:
@@ -213,7 +212,6 @@ class Reducer:
         if verdict.interesting and size(model) < size(self.best):
             self.best = model
             self.stats.accepted += 1
-            self.stats.best_s = verdict.cpu_s
             self.stats.best_ratio = verdict.ratio
             if self.on_improve is not None:
                 self.on_improve(model)

@@ -19,7 +19,7 @@ import threading
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -265,12 +265,7 @@ class CompileOracle(BaseOracle):
         `mode` overrides the retrace mode (a control's)."""
         workload = self.workload
         if mode is not None:
-            workload = Workload(
-                entry=workload.entry,
-                retrace={**workload.retrace, "mode": mode},
-                sampler=workload.sampler,
-                env=workload.env,
-            )
+            workload = replace(workload, retrace={**workload.retrace, "mode": mode})
         job = Job.create(self.scratch, source, workload)
         limits = Limits(
             timeout_s=timeout_s or self._timeout(),
@@ -341,8 +336,7 @@ class CompileOracle(BaseOracle):
     def _judge(self, source: str) -> Verdict:
         limit = self.limit(source)
         if isinstance(limit, str):
-            interesting = self.judging.errors_interesting
-            return Verdict(status="error", interesting=interesting, detail=limit)
+            return self._unjudged(limit)
         threshold = limit.seconds * (1 + self.margin)
         runs = [self.run(source, kill_at=threshold)]
         if self._near(runs[0], threshold):
@@ -350,9 +344,10 @@ class CompileOracle(BaseOracle):
         elif self._slow(runs[0], threshold) and self.judging.confirm:
             # Confirmed against a control measured now: a twin measured under other load
             # would move the limit by as much as that load moves the candidate.
-            limit = self._fresh_limit(source, limit)
-            if isinstance(limit, str):
-                return Verdict(status="error", interesting=False, detail=limit)
+            if limit.baseline_s is not None:  # ratio mode (an absolute limit stays as it is)
+                limit = self.limit(source, fresh=self.judging.control_runs)
+                if isinstance(limit, str):
+                    return self._unjudged(limit)
             threshold = limit.seconds * (1 + self.margin)
             for _ in range(self.judging.confirm):
                 run = self.run(source, kill_at=threshold)
@@ -361,11 +356,10 @@ class CompileOracle(BaseOracle):
                 runs.append(run)
         return self.verdict(runs, threshold, limit.baseline_s)
 
-    def _fresh_limit(self, source: str, limit: Limit) -> Limit | str:
-        """`limit` with its control measured again (the same limit in absolute mode)."""
-        if limit.baseline_s is None:
-            return limit
-        return self.limit(source, fresh=self.judging.control_runs)
+    def _unjudged(self, why: str) -> Verdict:
+        """The verdict on a candidate that could not be run against a limit (its control
+        fails, it does not parse): an error, interesting only if errors are."""
+        return Verdict(status="error", interesting=self.judging.errors_interesting, detail=why)
 
     def reverify(self, source: str, k: int = 3) -> Reverification:
         """Re-run `source` k times at its limit itself (no margin, no band), uncached.
@@ -376,8 +370,7 @@ class CompileOracle(BaseOracle):
         """
         limit = self.limit(source, fresh=k)
         if isinstance(limit, str):
-            failed = Verdict(status="error", interesting=False, detail=limit)
-            return Reverification((failed,) * k)
+            return Reverification((self._unjudged(limit),) * k)
         runs = self._runs([source] * k, kill_at=limit.seconds)
         verdicts = tuple(self.verdict([run], limit.seconds, limit.baseline_s) for run in runs)
         return Reverification(verdicts, limit.baseline_s)
