@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import resource
-import subprocess
 import sys
 import tempfile
 from collections.abc import Mapping
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from symshrink.baseline import static_twin
+from symshrink.oracle.lifeline import run_in_group
 from symshrink.oracle.runner import child_env
 from symshrink.repro.parse import parse_file
 from symshrink.repro.render import render
@@ -68,13 +68,14 @@ def compare(
 def _child(config: str, script: Path, mode: str, extra: list[str], cwd: Path) -> Compared:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     argv = [sys.executable, "-m", "symshrink.retrace", str(script), "--json", "--mode", mode]
-    done = subprocess.run([*argv, *extra], capture_output=True, text=True, env=child_env(), cwd=cwd)
+    # its own watched process group, as the oracle's children: no compile worker outlives it
+    _, out, err = run_in_group([*argv, *extra], timeout_s=None, cwd=cwd, env=child_env())
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     try:
-        result = RetraceResult(**json.loads(done.stdout))
+        result = RetraceResult(**json.loads(out))
     except (ValueError, TypeError):
-        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        tail = (err.strip().splitlines() or ["no output"])[-1]
         result = RetraceResult(script=str(script), mode=mode, error=f"the child failed: {tail}")
     return Compared(config, result, cpu)
 

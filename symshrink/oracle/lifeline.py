@@ -89,12 +89,16 @@ def resume() -> None:
 
 
 def run_in_group(
-    argv: list[str], *, timeout_s: float, cwd: str | Path | None = None, env: dict | None = None
+    argv: list[str],
+    *,
+    timeout_s: float | None,
+    cwd: str | Path | None = None,
+    env: dict | None = None,
 ) -> tuple[int | None, str, str]:
     """Run `argv` as the leader of a new, watched process group; (exit code, stdout, stderr).
 
-    The whole group is SIGKILLed at `timeout_s` (exit code None) and again when the
-    leader is done, so nothing it started (compile workers) outlives the call.
+    The whole group is SIGKILLed at `timeout_s` (None: never; exit code None) and again
+    when the leader is done, so nothing it started (compile workers) outlives the call.
     """
     proc = subprocess.Popen(
         argv,
