@@ -8,8 +8,8 @@ import sympy
 
 from symshrink.errors import ExprError
 from symshrink.expr import evaluate, free_symbol_names, op_count, substitute
-from symshrink.repro.model import Repro, SymIntInput
-from symshrink.repro.source import forward_statement_count, output_count
+from symshrink.repro.model import Input, Repro, SymIntInput
+from symshrink.repro.source import forward_params, forward_statement_count, output_count
 
 
 def substitute_model(repro: Repro, mapping: Mapping[str, sympy.Expr | int]) -> Repro:
@@ -51,6 +51,13 @@ def normalize(repro: Repro) -> Repro | None:
             except ExprError:
                 return None
     return repro.replace(hints=hints, inputs=tuple(inputs))
+
+
+def placeholders(repro: Repro) -> list[tuple[str, Input]]:
+    """(forward's parameter, its input) pairs; none when the graph code and load_args
+    disagree on how many there are (then passes leave both alone)."""
+    params = forward_params(repro.module_source)
+    return list(zip(params, repro.inputs, strict=True)) if len(params) == len(repro.inputs) else []
 
 
 def size(repro: Repro) -> tuple[int, ...]:

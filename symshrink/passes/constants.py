@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from symshrink.passes import Pass
-from symshrink.passes.common import normalize
+from symshrink.passes.common import normalize, placeholders
 from symshrink.repro import source
 from symshrink.repro.model import Repro, SymIntInput
 
@@ -25,12 +25,9 @@ class Inline:
 
 
 def edits(repro: Repro) -> list[Inline]:
-    params = source.forward_params(repro.module_source)
-    if len(params) != len(repro.inputs):
-        return []  # the code and load_args disagree; leave both alone
     return [
         Inline(p)
-        for p, x in zip(params, repro.inputs, strict=True)
+        for p, x in placeholders(repro)
         if isinstance(x, SymIntInput)
         and x.expr is not None
         and not x.expr.free_symbols
@@ -40,13 +37,13 @@ def edits(repro: Repro) -> list[Inline]:
 
 def apply(repro: Repro, chosen: Sequence[Inline]) -> Repro | None:
     names = {e.name for e in chosen}
-    params = source.forward_params(repro.module_source)
+    pairs = placeholders(repro)
     values = {
         p: x.hint
-        for p, x in zip(params, repro.inputs, strict=True)
+        for p, x in pairs
         if p in names and isinstance(x, SymIntInput) and x.hint is not None
     }
-    inputs = tuple(x for p, x in zip(params, repro.inputs, strict=True) if p not in values)
+    inputs = tuple(x for p, x in pairs if p not in values)
     code = source.inline_params(repro.module_source, values)
     return normalize(repro.replace(inputs=inputs, module_source=code))
 

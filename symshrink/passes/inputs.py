@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from symshrink.passes import Pass
-from symshrink.passes.common import normalize
+from symshrink.passes.common import normalize, placeholders
 from symshrink.repro import source
 from symshrink.repro.model import Repro, TensorInput
 
@@ -59,17 +59,13 @@ def apply_bypasses(repro: Repro, edits: Sequence[BypassNode]) -> Repro | None:
 
 def input_edits(repro: Repro) -> list[DropInput]:
     """Inputs whose placeholder forward never reads."""
-    params = source.forward_params(repro.module_source)
-    if len(params) != len(repro.inputs):
-        return []  # the code and load_args disagree; leave both alone
     used = source.used_params(repro.module_source)
-    return [DropInput(p) for p in params if p not in used]
+    return [DropInput(p) for p, _ in placeholders(repro) if p not in used]
 
 
 def apply_input_drops(repro: Repro, edits: Sequence[DropInput]) -> Repro | None:
     names = {e.name for e in edits}
-    params = source.forward_params(repro.module_source)
-    inputs = tuple(x for p, x in zip(params, repro.inputs, strict=True) if p not in names)
+    inputs = tuple(x for p, x in placeholders(repro) if p not in names)
     storages_used = {x.storage for x in inputs if isinstance(x, TensorInput)}
     return normalize(
         repro.replace(
