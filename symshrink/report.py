@@ -468,10 +468,10 @@ def _command(original: str, options: dict[str, Any]) -> str:
     words = ["symshrink", "minimize", original]
     for name, value in options.items():
         flag = "--" + name.replace("_", "-")
-        if value is None or value is False or value == {}:
-            continue
         if name == "signature":
             words += [] if value else ["--no-signature"]
+        elif value is None or value is False or value == {}:
+            continue
         elif name == "torch_settings":
             words += [f"--torch-setting {k}={v}" for k, v in value.items()]
         else:

@@ -246,3 +246,13 @@ def test_report_of_a_cut_short_then_resumed_run(tmp_path: Path) -> None:
     text = write_report(work_dir, plot=False).read_text()
     assert "not minimal yet" not in text
     assert f"; {report['oracle_calls_total']} over every run on this work directory" in text
+
+
+def test_the_minimize_command_is_rebuilt_from_the_recorded_options() -> None:
+    from symshrink.report import _command
+
+    options = {"signature": False, "torch_settings": {"a.b": "1"}, "max_calls": 3, "test": None}
+    assert _command("r.py", options) == (
+        "symshrink minimize r.py --no-signature --torch-setting a.b=1 --max-calls 3"
+    )
+    assert _command("r.py", {"signature": True, "resume": False}) == "symshrink minimize r.py"
