@@ -1,0 +1,489 @@
+"""The records a run leaves on disk, typed: what `minimize` writes into its work directory
+(`report.json`), a corpus entry's `case.json`, and the report's width sweep, with the file
+names of both directories.
+
+Each record is a frozen dataclass read and written by one codec driven by its field types,
+so a record symshrink wrote loads back equal, and every reader sees fields, not keys of a
+dict that may be missing. A field whose value is None is left out of the file where
+older files leave it out (`OMIT_NONE`), so every file the code wrote before this module
+existed loads, and rewriting one (a corpus sweep) changes only what it means to. A file of
+another format, one cut short or edited into something else, or a field of the wrong type
+is one ReproError naming the file and the field.
+"""
+
+from __future__ import annotations
+
+import json
+import types
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
+
+from symshrink.baseline import BaselineKind
+from symshrink.errors import ReproError
+from symshrink.files import atomic_write
+from symshrink.graph import SymGraph
+from symshrink.oracle.calibrate import Calibration
+from symshrink.oracle.profile import Clock
+from symshrink.oracle.signature import Signature
+from symshrink.oracle.verdict import Verdict
+from symshrink.repro.model import Repro
+
+__all__ = [
+    "CALIBRATION",
+    "CASE",
+    "CONTROLS",
+    "GENERATE",
+    "JOURNAL",
+    "JUDGED_BY",
+    "LOCK",
+    "MINIMAL",
+    "ORIGIN",
+    "REPORT",
+    "WIDTH_SWEEP",
+    "Case",
+    "CaseOptions",
+    "CorpusVerdict",
+    "Origin",
+    "RunOptions",
+    "RunRecord",
+    "RunSummary",
+    "Side",
+    "SmallestSlow",
+    "WidthPoint",
+    "WidthSweep",
+    "load_calibration",
+]
+
+# A minimize work directory.
+JOURNAL = "journal.jsonl"  # the verdicts by candidate key (oracle/cache.py)
+CONTROLS = "controls.jsonl"  # the measured times of the candidates' controls
+CALIBRATION = "calibration.json"  # the original's measurements (oracle/calibrate.py)
+JUDGED_BY = "judged_by.json"  # what the journal's verdicts depend on (--resume checks it)
+REPORT = "report.json"  # RunRecord
+LOCK = "lock"  # flock'd while a run uses the directory; holds its pid
+WIDTH_SWEEP = "width_sweep.json"  # WidthSweep: `symshrink report`'s measurements, reused
+
+# A corpus entry, corpora/<name>/.
+MINIMAL = "minimal.py"  # the standalone minimal repro
+CASE = "case.json"  # Case; written last, so its presence marks the entry complete
+ORIGIN = "origin.py"  # a copy of the original, when it is small
+GENERATE = "generate.txt"  # else the command that writes it
+
+CorpusVerdict = Literal["still slow", "fixed", "slow, other cause", "error"]
+
+R = TypeVar("R", bound="_Record")
+OMIT_NONE = {"omit_none": True}  # a field's metadata: None is written as no key at all
+
+
+class _Invalid(Exception):
+    """A value that does not fit its field: where (the field's path) and what is wrong."""
+
+    def __init__(self, where: str, what: str) -> None:
+        super().__init__(f"{where or 'the file'}: {what}")
+
+
+class _Record:
+    """A dataclass the codec reads and writes field by field."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return _encode(self)
+
+    @classmethod
+    def from_dict(cls: type[R], data: Any, where: str = "") -> R:
+        """The record in `data` (JSON values); _Invalid names the first field that is not."""
+        if not isinstance(data, dict):
+            raise _Invalid(where, "expected a JSON object")
+        known = {f.name: f for f in fields(cls)}  # type: ignore[arg-type]
+        unknown = [k for k in data if k not in known]
+        if unknown:
+            raise _Invalid(_join(where, unknown[0]), "not a field of this record")
+        hints = get_type_hints(cls)
+        values = {}
+        for name, f in known.items():
+            if name in data:
+                values[name] = _decode(hints[name], data[name], _join(where, name))
+            elif f.default is MISSING and f.default_factory is MISSING:
+                raise _Invalid(_join(where, name), "missing")
+        return cls(**values)
+
+
+class _File(_Record):
+    """A record that is a whole file, with its format number: `load` refuses another."""
+
+    FILE: ClassVar[str]
+    FORMAT: ClassVar[int]
+    FORMAT_BEFORE: ClassVar[int | None] = None  # what a file without "format" is, if any
+
+    @classmethod
+    def load(cls: type[F], path: Path) -> F:
+        """The record in `path`; a ReproError naming it when it is not one this symshrink reads."""
+        data = _read_object(path)
+        written = data.get("format", cls.FORMAT_BEFORE)
+        if written != cls.FORMAT:
+            what = "no format" if written is None else f"format {written!r}"
+            raise ReproError(
+                f"{what}: this symshrink reads {cls.FILE} of format {cls.FORMAT} "
+                "(written by another version, or not a record at all)",
+                path,
+            )
+        try:
+            return cls.from_dict(data)
+        except _Invalid as e:
+            raise ReproError(f"not a {cls.FILE} symshrink wrote: {e}", path) from None
+
+    def save(self, path: Path) -> None:
+        """Atomically, as indented JSON."""
+        atomic_write(path, json.dumps(self.to_dict(), indent=2) + "\n")
+
+
+F = TypeVar("F", bound=_File)
+
+
+def load_calibration(path: Path) -> Calibration:
+    """The oracle's saved calibration; cut short or edited, a ReproError naming it (every
+    verdict and the report's hot spots rest on it)."""
+    try:
+        cal = Calibration.load(path)
+        valid = cal.clock in ("cpu", "wall")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+        valid = False
+    if not valid:
+        raise ReproError(
+            "not a calibration symshrink wrote (cut short or edited?); "
+            "remove it to measure the original again",
+            path,
+        )
+    return cal
+
+
+# ------------------------------------------------------------------------- report.json
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunOptions(_Record):
+    """The minimize options a run recorded (the CLI's names), enough to rebuild its command."""
+
+    timeout: float
+    ratio: float
+    baseline: BaselineKind
+    threshold: float | None
+    test: str | None
+    jobs: int
+    scheduler: str | None
+    torch_settings: dict[str, str]
+    signature: bool
+    margin: float | None
+    confirm: int
+    max_calls: int | None = None  # runs before --max-calls existed had no such limit
+    max_time: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Side(_Record):
+    """A model's sizes and, where the compile oracle measured it, its time on the oracle's
+    clock against its control's (`lower_bound`: the run was stopped there, so the time and
+    the ratio are at least these)."""
+
+    free_symbols: int
+    symints: int
+    expr_ops: int
+    inputs: int
+    slow_phase_s: float | None = field(default=None, metadata=OMIT_NONE)
+    lower_bound: bool | None = field(default=None, metadata=OMIT_NONE)
+    baseline_s: float | None = field(default=None, metadata=OMIT_NONE)
+    ratio: float | None = field(default=None, metadata=OMIT_NONE)
+    # a corpus entry's: what measured the times
+    measured_by: str | None = field(default=None, metadata=OMIT_NONE)
+
+    @classmethod
+    def of(cls, repro: Repro) -> Side:
+        """The sizes of a model, unmeasured."""
+        sizes = SymGraph(repro).width()
+        return cls(
+            free_symbols=sizes.free_symbols,
+            symints=sizes.symints,
+            expr_ops=sizes.expr_ops,
+            inputs=len(repro.inputs),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunRecord(_File):
+    """A finished minimize run: report.json.
+
+    The fields from `ratio` on are the compile oracle's (absent for a `--test` run):
+    R (None at an absolute threshold), the control, the original's limit and the margin
+    the reduction used, and the result's re-verification.
+    """
+
+    FILE: ClassVar[str] = REPORT
+    FORMAT: ClassVar[int] = 1
+    FORMAT_BEFORE: ClassVar[int | None] = 1  # written before the format was recorded
+
+    format: int = FORMAT
+    repro: str  # the original, absolute
+    out: str  # the minimized script, absolute
+    torch_version: str | None
+    sympy_version: str | None = None
+    symshrink_version: str | None = None
+    options: RunOptions
+    oracle: Literal["test", "compile"]
+    oracle_calls: int
+    speculative_unused: int = 0
+    accepted: int
+    cache_hits: int
+    seconds: float
+    stopped_by: str | None  # the reducer's budget words: `max_calls=3`, `interrupted`
+    fixpoint: bool
+    per_pass: dict[str, dict[str, int]]
+    initial: Side
+    final: Side
+    ratio: float | None = field(default=None, metadata=OMIT_NONE)
+    baseline: BaselineKind | None = field(default=None, metadata=OMIT_NONE)
+    threshold_s: float | None = field(default=None, metadata=OMIT_NONE)
+    margin_used: float | None = field(default=None, metadata=OMIT_NONE)
+    # every run on the work directory
+    oracle_calls_total: int | None = field(default=None, metadata=OMIT_NONE)
+    reverified: bool | None = field(default=None, metadata=OMIT_NONE)
+    walked_back: int | None = field(default=None, metadata=OMIT_NONE)
+    reverify_verdicts: tuple[Verdict, ...] | None = field(default=None, metadata=OMIT_NONE)
+
+    @classmethod
+    def load_from(cls, work_dir: Path) -> RunRecord:
+        """The record of the run in `work_dir`; none there: not a finished run."""
+        path = work_dir / REPORT
+        if not path.is_file():
+            raise ReproError(f"no {REPORT}: not a finished minimize run", work_dir)
+        return cls.load(path)
+
+
+# --------------------------------------------------------------------------- case.json
+
+
+@dataclass(frozen=True, kw_only=True)
+class Origin(_Record):
+    """The original: its file name, the entry's copy of it, or the command that writes it."""
+
+    script: str | None
+    file: str | None
+    generate: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CaseOptions(_Record):
+    """The run's options an entry keeps (`test` may name a script of that machine)."""
+
+    ratio: float
+    baseline: BaselineKind
+    threshold: float | None
+    margin: float | None
+    confirm: int
+    signature: bool
+
+    @classmethod
+    def of(cls, options: RunOptions) -> CaseOptions:
+        return cls(**{f.name: getattr(options, f.name) for f in fields(cls)})
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunSummary(_Record):
+    """What the minimize run behind an entry did."""
+
+    oracle_calls: int
+    seconds: float
+    fixpoint: bool
+    stopped_by: str | None
+    # a --test run re-verifies nothing
+    reverified: bool | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WidthPoint(_Record):
+    """One member of a width family (its widest sum cut or extended to `width` symbols)
+    measured to its end, or to the timeout, against its own static twin and judged at R x
+    that twin. Times are on the judging oracle's clock (CPU seconds of the child);
+    `phases` are the child's own phase seconds (None: not recorded)."""
+
+    width: int
+    free_symbols: int
+    verdict: CorpusVerdict
+    entry_s: float | None
+    twin_s: float | None
+    ratio: float | None
+    stopped: bool = False
+    detail: str = ""
+    phases: dict[str, float] | None = field(default=None, metadata=OMIT_NONE)
+
+    @property
+    def status(self) -> Literal["ok", "timeout", "error"]:
+        """How the run ended: it finished, it hit the timeout, or it (or its twin) failed."""
+        if self.verdict == "error":
+            return "error"
+        return "timeout" if self.stopped else "ok"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SmallestSlow(_Record):
+    """The fewest free symbols at which an entry's width family is still slow at R x each
+    member's twin (None: no member was), with the points behind it."""
+
+    free_symbols: int | None
+    ratio: float
+    clock: Clock
+    torch_version: str | None
+    measured: str  # ISO time
+    points: tuple[WidthPoint, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Case(_File):
+    """A corpus entry's case.json: where it came from and what the run's oracle judged with,
+    naming no path of the machine that made it.
+
+    `ratio` is R, the ratio to the static twin it was minimized at (None: minimized at an
+    absolute threshold; it replays at DEFAULT_RATIO). `before` / `after` are the original's
+    and the entry's sizes and times, `reference` the original's hot spots (replay's and the
+    sweep's slippage guard). Entries minimized before the ratio verdict keep their old
+    numbers in `legacy`, a note for people (no code reads it).
+    """
+
+    FILE: ClassVar[str] = CASE
+    FORMAT: ClassVar[int] = 2  # 2: judged by the ratio to the static twin, no machine paths
+
+    format: int = FORMAT
+    name: str
+    added: str  # ISO time
+    origin: Origin
+    torch_version: str | None
+    torch_version_source: str  # "report" or "installed at add"
+    sympy_version: str | None
+    sympy_version_source: str | None = field(default=None, metadata=OMIT_NONE)
+    symshrink_version: str | None
+    torch_settings: dict[str, str]
+    ratio: float | None
+    baseline: BaselineKind
+    clock: Clock | None
+    options: CaseOptions | None = field(default=None, metadata=OMIT_NONE)
+    margin: float | None
+    oracle: Literal["test", "compile"] | None
+    before: Side | None = field(default=None, metadata=OMIT_NONE)
+    after: Side
+    slow_phase: str | None
+    calibrated_phases: tuple[str, ...] | None
+    signature: tuple[str, ...] | None
+    reference: Signature | None
+    minimize: RunSummary | None = field(default=None, metadata=OMIT_NONE)
+    standalone: bool
+    legacy: dict[str, Any] | None = field(default=None, metadata=OMIT_NONE)
+    smallest_slow: SmallestSlow | None = field(default=None, metadata=OMIT_NONE)
+
+
+# ---------------------------------------------------------------------- width_sweep.json
+
+
+@dataclass(frozen=True, kw_only=True)
+class WidthSweep(_File):
+    """The points `symshrink report` measured for a minimized model (`key`: its canonical
+    form), reused by the next report of the run when judged by the same rule. Format 1
+    (no "format" key) measured wall seconds without a twin: never reused."""
+
+    FILE: ClassVar[str] = WIDTH_SWEEP
+    FORMAT: ClassVar[int] = 2
+
+    format: int = FORMAT
+    key: str
+    timeout_s: float
+    ratio: float
+    torch_settings: dict[str, str]
+    points: tuple[WidthPoint, ...]
+
+
+# -------------------------------------------------------------------------------- codec
+
+
+def _read_object(path: Path) -> dict[str, Any]:
+    """The JSON object in `path`; a ReproError naming it for anything else."""
+    try:
+        data = json.loads(path.read_bytes())
+    except OSError as e:
+        raise ReproError(f"cannot read: {e.strerror}", path) from None
+    except ValueError as e:  # JSONDecodeError and UnicodeDecodeError both are
+        raise ReproError(f"not valid JSON: {e}", path) from None
+    if not isinstance(data, dict):
+        raise ReproError("not valid here: expected a JSON object", path)
+    return data
+
+
+def _join(where: str, name: str) -> str:
+    return f"{where}.{name}" if where else name
+
+
+def _encode(value: Any) -> Any:
+    """JSON values: records field by field (None-omitted fields left out), the oracle's
+    own records by their `to_dict`, tuples as lists."""
+    if isinstance(value, _Record):
+        return {
+            f.name: _encode(getattr(value, f.name))
+            for f in fields(value)  # type: ignore[arg-type]
+            if not (f.metadata.get("omit_none") and getattr(value, f.name) is None)
+        }
+    if is_dataclass(value) and not isinstance(value, type):
+        return value.to_dict()  # type: ignore[attr-defined]
+    if isinstance(value, tuple | list):
+        return [_encode(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _encode(v) for k, v in value.items()}
+    return value
+
+
+_SCALARS: dict[type, tuple[type, ...]] = {
+    bool: (bool,),
+    int: (int,),
+    float: (int, float),  # JSON writes 4.0 as 4.0 but a person may write 4; kept as written
+    str: (str,),
+}
+
+
+def _decode(tp: Any, value: Any, where: str) -> Any:
+    """`value` as a `tp` (a field's type), or _Invalid."""
+    origin = get_origin(tp)
+    if tp is Any:
+        return value
+    if origin in (Union, types.UnionType):
+        args = get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        (inner,) = (a for a in args if a is not type(None))
+        return _decode(inner, value, where)
+    if origin is Literal:
+        choices = get_args(tp)
+        if not any(value == c and type(value) is type(c) for c in choices):
+            raise _Invalid(where, f"expected one of {', '.join(map(repr, choices))}, got {value!r}")
+        return value
+    if tp in _SCALARS:
+        ok = isinstance(value, _SCALARS[tp]) and (tp is bool or not isinstance(value, bool))
+        if not ok:
+            raise _Invalid(where, f"expected {tp.__name__}, got {value!r}")
+        return value
+    if origin is tuple:
+        if not isinstance(value, list):
+            raise _Invalid(where, f"expected a list, got {value!r}")
+        (item, _) = get_args(tp)  # tuple[X, ...]
+        return tuple(_decode(item, v, f"{where}[{i}]") for i, v in enumerate(value))
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise _Invalid(where, f"expected an object, got {value!r}")
+        _, item = get_args(tp)
+        return {k: _decode(item, v, _join(where, k)) for k, v in value.items()}
+    if isinstance(tp, type) and issubclass(tp, _Record):
+        return tp.from_dict(value, where)
+    if isinstance(tp, type) and hasattr(tp, "from_dict"):  # Verdict, Signature: their own
+        if not isinstance(value, dict):
+            raise _Invalid(where, "expected a JSON object")
+        try:
+            return tp.from_dict(value)
+        except (KeyError, TypeError, ValueError) as e:
+            raise _Invalid(where, f"not a {tp.__name__}: {e}") from None
+    raise TypeError(f"no codec for {tp!r}")  # a field type this module does not handle

@@ -1,0 +1,134 @@
+"""The typed records on disk: every file the tool wrote loads, and anything else is one line.
+
+`tests/records/` holds report.json files as `symshrink minimize` wrote them at 550e771,
+before this module existed (a `--test` run, a ratio run and an absolute-threshold run of
+the README example, each cut short by --max-calls): they must keep loading. The corpus's
+case.json files must load and write back to what they hold.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from symshrink.errors import ReproError
+from symshrink.records import Case, RunRecord, WidthPoint, WidthSweep
+
+HERE = Path(__file__).resolve().parent
+CASES = sorted((HERE.parent / "corpora").glob("*/case.json"))
+REPORTS = sorted((HERE / "records").glob("report_*.json"))
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.parent.name for p in CASES])
+def test_every_corpus_case_loads_and_writes_back_what_it_holds(path: Path) -> None:
+    """So a sweep rewriting an entry changes only its `smallest_slow`."""
+    data = json.loads(path.read_text())
+    case = Case.load(path)
+    assert case.to_dict() == data
+    assert (
+        case.name == path.parent.name and case.after.free_symbols == data["after"]["free_symbols"]
+    )
+    assert case.reference is not None and case.reference.spots
+    assert case.smallest_slow is not None and case.smallest_slow.points
+
+
+@pytest.mark.parametrize("path", REPORTS, ids=[p.stem for p in REPORTS])
+def test_reports_written_before_the_records_load(path: Path) -> None:
+    data = json.loads(path.read_text())
+    record = RunRecord.load(path)
+    assert RunRecord.from_dict(record.to_dict()) == record
+    # What the file holds reads back as written; a null the old writer wrote for a field
+    # it now leaves out (R at an absolute threshold) is the same None.
+    assert _without_nulls(record.to_dict()) == _without_nulls({"format": 1, **data})
+    assert record.initial.free_symbols == data["initial"]["free_symbols"] == 8 or (
+        record.oracle == "test"
+    )
+    assert record.stopped_by is not None and record.stopped_by.startswith("max_calls=")
+    if record.oracle == "compile":
+        assert record.reverify_verdicts and record.reverify_verdicts[0].status in (
+            "slow",
+            "fast",
+            "error",
+            "slipped",
+        )
+        assert record.threshold_s is not None and record.margin_used is not None
+        assert (record.ratio is None) == (data["ratio"] is None) == (record.baseline is None)
+    else:
+        assert record.ratio is None and record.reverify_verdicts is None
+
+
+def _without_nulls(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def _ratio_report() -> dict[str, Any]:
+    return json.loads((HERE / "records" / "report_ratio_550e771.json").read_text())
+
+
+def _edited(tmp_path: Path, edit: Any) -> Path:
+    """The ratio run's report.json edited by `edit(data)` (or replaced by a string)."""
+    path = tmp_path / "report.json"
+    if isinstance(edit, str):
+        path.write_text(edit)
+    else:
+        data = _ratio_report()
+        edit(data)
+        path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        ('{"repro": ', "not valid JSON"),
+        ("[1, 2]", "expected a JSON object"),
+        (lambda d: d.update(format=7), "format 7: this symshrink reads report.json of format 1"),
+        (lambda d: d.update(colour="red"), "colour: not a field of this record"),
+        (lambda d: d["final"].update(free_symbols="5"), "final.free_symbols: expected int"),
+        (lambda d: d["options"].update(jobs=True), "options.jobs: expected int, got True"),
+        (lambda d: d.update(oracle="psychic"), "oracle: expected one of 'test', 'compile'"),
+        (lambda d: d["initial"].pop("expr_ops"), "initial.expr_ops: missing"),
+        (lambda d: d["per_pass"].update(x={"calls": 1.5}), "per_pass.x.calls: expected int"),
+        (lambda d: d["reverify_verdicts"][1].pop("status"), "reverify_verdicts[1]: not a Verdict"),
+    ],
+)
+def test_a_file_that_is_not_a_record_is_one_error_naming_it(
+    tmp_path: Path, edit: Any, message: str
+) -> None:
+    path = _edited(tmp_path, edit)
+    with pytest.raises(ReproError) as caught:
+        RunRecord.load(path)
+    assert caught.value.path == str(path)
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_case_of_another_format_is_refused(tmp_path: Path) -> None:
+    data = json.loads(CASES[0].read_text())
+    path = tmp_path / "case.json"
+    for fmt, said in ((1, "format 1:"), (None, "no format:")):
+        path.write_text(json.dumps({**data, "format": fmt} if fmt else _no_format(data)))
+        with pytest.raises(ReproError, match=said):
+            Case.load(path)
+
+
+def _no_format(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != "format"}
+
+
+def test_save_then_load_is_the_same_record(tmp_path: Path) -> None:
+    point = WidthPoint(
+        width=2, free_symbols=2, verdict="fixed", entry_s=0.3, twin_s=0.2, ratio=1.5,
+        phases={"trace": 0.1},
+    )  # fmt: skip
+    sweep = WidthSweep(key="k", timeout_s=60.0, ratio=4.0, torch_settings={}, points=(point,))
+    sweep.save(tmp_path / "w.json")
+    assert WidthSweep.load(tmp_path / "w.json") == sweep
+    assert point.status == "ok"
+    record = RunRecord.load(REPORTS[0])
+    record.save(tmp_path / "r.json")
+    assert RunRecord.load(tmp_path / "r.json") == record
+    assert not list(tmp_path.glob(".*.tmp"))  # written atomically
