@@ -103,7 +103,8 @@ def one(repro: Path, verdict: str, sigma: float, drift: float, confirm: int, see
             signature=False,
         )
         report = minimize_mod.minimize(opts).report
-    w = report["final"]["free_symbols"]
+    assert report is not None
+    w = report.final.free_symbols
     draws = []
     for _ in range(1000):  # a maintainer's fresh run, at some other time
         later = Machine(sigma, drift, machine.rng)
@@ -112,8 +113,8 @@ def one(repro: Path, verdict: str, sigma: float, drift: float, confirm: int, see
         draws.append(result >= threshold if threshold else result / twin >= RATIO)
     edge = min(v for v in range(width + 1) if child.cost(v) >= RATIO * BASE_S)
     return {
-        "calls": report["oracle_calls"],
-        "walked_back": report["walked_back"],
+        "calls": report.oracle_calls,
+        "walked_back": report.walked_back,
         "free_symbols": w,
         "edge": edge,
         "fresh_slow": sum(draws) / len(draws),

@@ -129,7 +129,7 @@ def add(
     command) is recorded. An existing entry is replaced only with `force`.
     Raises ReproError for bad input.
     """
-    from symshrink.minimize import measures
+    from symshrink.records import Side
     from symshrink.repro.parse import parse_file
     from symshrink.standalone import is_standalone, render_output
 
@@ -157,7 +157,7 @@ def add(
 
     case = _case(
         name,
-        after_measures=measures(model),
+        after_measures=Side.of(model).to_dict(),
         standalone=standalone,
         report=report,
         calibration=calibration,
@@ -180,7 +180,7 @@ def add(
 
 
 def _run_records(run_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-    from symshrink.minimize import CALIBRATION, REPORT
+    from symshrink.records import CALIBRATION, REPORT
 
     if not run_dir.is_dir():
         raise ReproError("run directory not found", run_dir)

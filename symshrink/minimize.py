@@ -18,7 +18,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,6 @@ from symshrink import installed_version
 from symshrink.baseline import BaselineKind
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write, check_writable, held
-from symshrink.graph import SymGraph
 from symshrink.oracle import (
     CommandOracle,
     CompileOracle,
@@ -38,10 +37,22 @@ from symshrink.oracle import (
 )
 from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.cache import Cache
-from symshrink.oracle.calibrate import DEFAULT_RATIO, Calibration, CalibrationError
+from symshrink.oracle.calibrate import DEFAULT_RATIO, CalibrationError
 from symshrink.oracle.custom import CommandRunner
 from symshrink.oracle.runner import Runner, child_env
 from symshrink.progress import Best, Progress
+from symshrink.records import (
+    CALIBRATION,
+    CONTROLS,
+    JOURNAL,
+    JUDGED_BY,
+    LOCK,
+    REPORT,
+    RunOptions,
+    RunRecord,
+    Side,
+    load_calibration,
+)
 from symshrink.reducer import Reducer, Stats
 from symshrink.repro.model import Repro
 from symshrink.repro.parse import parse_file
@@ -49,13 +60,6 @@ from symshrink.repro.render import canonical_key, render
 from symshrink.standalone import render_output
 
 log = logging.getLogger(__name__)
-
-JOURNAL = "journal.jsonl"
-CONTROLS = "controls.jsonl"
-CALIBRATION = "calibration.json"
-JUDGED_BY = "judged_by.json"
-REPORT = "report.json"
-LOCK = "lock"  # flock'd while a run uses the directory; holds its pid
 
 
 @dataclass
@@ -94,7 +98,7 @@ class Outcome:
     final: Repro | None = None
     out: Path | None = None
     stats: Stats | None = None
-    report: dict[str, Any] = field(default_factory=dict)
+    report: RunRecord | None = None
 
 
 class NotInteresting(Exception):
@@ -187,23 +191,6 @@ def check_resumable(path: Path, judged: dict[str, Any]) -> None:
         )
 
 
-def check_calibration(path: Path) -> None:
-    """A saved calibration cut short or edited is refused: every verdict would rest on it."""
-    try:
-        cal = Calibration.load(path)
-        valid = cal.clock in ("cpu", "wall") and all(
-            isinstance(x, int | float) for x in (*cal.measures, cal.threshold_s)
-        )
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
-        valid = False
-    if not valid:
-        raise ReproError(
-            "not a calibration symshrink wrote (cut short or edited?); "
-            "remove it to measure the original again",
-            path,
-        )
-
-
 _RESOLVE_SETTINGS = """\
 import json, sys
 from symshrink.retrace import SettingError, resolve_settings
@@ -231,20 +218,9 @@ def check_oracle_options(opts: Options, work: Path) -> None:
         test_command(opts.test)
         return
     if opts.resume and (work / CALIBRATION).exists():
-        check_calibration(work / CALIBRATION)
+        load_calibration(work / CALIBRATION)  # refused now if cut short or edited
     if opts.torch_settings:
         check_torch_settings(opts.torch_settings)
-
-
-def measures(repro: Repro) -> dict[str, int]:
-    """The sizes a report shows before and after."""
-    width = SymGraph(repro).width()
-    return {
-        "free_symbols": width.free_symbols,
-        "symints": width.symints,
-        "expr_ops": width.expr_ops,
-        "inputs": len(repro.inputs),
-    }
 
 
 def test_command(test: str) -> list[str]:
@@ -397,15 +373,17 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
         progress.phase("re-verifying the result")
         final, check, walked_back = _verified(oracle, history, opts.calibration_runs)
         atomic_write(out, render_output(final))
-        report = _report(opts, oracle, original, final, reducer.stats, time.monotonic() - started)
-        report["oracle_calls_total"] = (
-            len(journal) - 1
-        )  # every run on this work dir, not the original
+        record = _record(opts, oracle, original, final, reducer.stats, time.monotonic() - started)
+        # every run on this work dir, not the original
+        record = replace(record, oracle_calls_total=len(journal) - 1)
         if check is not None:
-            report["final"].update(_timing_of_check(check))
-            report["reverified"] = check.passed
-            report["walked_back"] = walked_back
-            report["reverify_verdicts"] = [v.to_dict() for v in check.verdicts]
+            record = replace(
+                record,
+                final=_checked(record.final, check),
+                reverified=check.passed,
+                walked_back=walked_back,
+                reverify_verdicts=check.verdicts,
+            )
     except NotInteresting as e:
         return Outcome(1, str(e), original)
     finally:
@@ -413,34 +391,34 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
         if oracle is not None:
             oracle.close()
     if opts.report_json is not None:
-        atomic_write(opts.report_json, json.dumps(report, indent=2) + "\n")
-    atomic_write(work / REPORT, json.dumps(report, indent=2) + "\n")
-    message = end_line(out, report)
+        record.save(opts.report_json)
+    record.save(work / REPORT)
+    message = end_line(out, record)
     if interrupted is not None:
         message += f"; interrupted by {interrupted}, this is the best result so far"
     message += f"\nthe bug report: symshrink report {shlex.quote(str(work))}"
     code = 0 if interrupted is None else interrupted.exit_code
-    return Outcome(code, message, original, final, out, reducer.stats, report)
+    return Outcome(code, message, original, final, out, reducer.stats, record)
 
 
-def end_line(out: Path, report: dict[str, Any]) -> str:
+def end_line(out: Path, record: RunRecord) -> str:
     """What a run says when it ends: sizes, calls, times against the controls, minimality."""
-    initial, final = report["initial"], report["final"]
+    initial, final = record.initial, record.final
     line = (
-        f"{out}: {initial['free_symbols']} -> {final['free_symbols']} free symbols, "
-        f"{initial['expr_ops']} -> {final['expr_ops']} expression operations in "
-        f"{report['oracle_calls']} oracle calls ({report['seconds']:.0f} s)"
+        f"{out}: {initial.free_symbols} -> {final.free_symbols} free symbols, "
+        f"{initial.expr_ops} -> {final.expr_ops} expression operations in "
+        f"{record.oracle_calls} oracle calls ({record.seconds:.0f} s)"
     )
-    if "slow_phase_s" in initial and "slow_phase_s" in final:
+    if initial.slow_phase_s is not None and final.slow_phase_s is not None:
         line += f"; original {_timed(initial)} -> result {_timed(final)}"
-    if report["fixpoint"]:
-        line += f", 1-minimal at {_rule(report)}"
+    if record.fixpoint:
+        line += f", 1-minimal at {_rule(record)}"
     else:
         line += (
-            f"; stopped by {stopped_by(report['stopped_by'])} after {report['oracle_calls']} "
+            f"; stopped by {stopped_by(record.stopped_by)} after {record.oracle_calls} "
             "calls: not minimal yet (--resume continues)"
         )
-    if report.get("reverified") is False:
+    if record.reverified is False:
         line += "; WARNING: the result was not slow on re-verification"
     return line
 
@@ -453,14 +431,14 @@ def stopped_by(reason: str | None) -> str:
     return f"--{name.replace('_', '-')} {float(value):g}"
 
 
-def _rule(report: dict[str, Any]) -> str:
+def _rule(record: RunRecord) -> str:
     """The bar the reduction held every candidate to: R x the twin, or the threshold, with
     the margin (`4.4x (4x + margin 0.1)`)."""
-    margin = report.get("margin_used") or 0.0
-    if report.get("ratio"):
-        bar, unit = report["ratio"], "x"
-    elif report.get("oracle") == "compile":
-        bar, unit = report["threshold_s"], " s"
+    margin = record.margin_used or 0.0
+    if record.ratio:
+        bar, unit = record.ratio, "x"
+    elif record.oracle == "compile" and record.threshold_s is not None:
+        bar, unit = record.threshold_s, " s"
     else:
         return "the test"
     if not margin:
@@ -468,12 +446,12 @@ def _rule(report: dict[str, Any]) -> str:
     return f"{bar * (1 + margin):.2g}{unit} ({bar:g}{unit} + margin {margin:g})"
 
 
-def _timed(side: dict[str, Any]) -> str:
+def _timed(side: Side) -> str:
     """`>= 40.1 s vs twin 1.20 s (>= 33x)`: a time, its control's and their ratio."""
-    bound = ">= " if side.get("lower_bound") else ""
-    text = f"{bound}{side['slow_phase_s']:.1f} s"
-    if side.get("baseline_s"):
-        text += f" vs twin {side['baseline_s']:.2f} s ({bound}{side['ratio']:.1f}x)"
+    bound = ">= " if side.lower_bound else ""
+    text = f"{bound}{side.slow_phase_s:.1f} s"
+    if side.baseline_s and side.ratio is not None:
+        text += f" vs twin {side.baseline_s:.2f} s ({bound}{side.ratio:.1f}x)"
     return text
 
 
@@ -490,69 +468,58 @@ def _not_interesting(verdict: Any, oracle: BaseOracle) -> str:
     return f"the original is not interesting: the test says {verdict.status} ({verdict.detail})"
 
 
-def _report(
+def _record(
     opts: Options, oracle: BaseOracle, original: Repro, final: Repro, stats: Stats, seconds: float
-) -> dict[str, Any]:
-    initial, after = measures(original), measures(final)
-    report: dict[str, Any] = {
-        "repro": str(opts.repro.resolve()),
-        "out": str(output_path(opts.repro, opts.out).resolve()),
-        "torch_version": installed_version("torch"),
-        "sympy_version": installed_version("sympy"),
-        "symshrink_version": installed_version("symshrink"),
-        "options": {
-            "timeout": opts.timeout,
-            "ratio": opts.ratio,
-            "baseline": opts.baseline,
-            "threshold": opts.threshold,
-            "test": opts.test,
-            "jobs": opts.jobs,
-            "scheduler": opts.scheduler,
-            "torch_settings": dict(opts.torch_settings),
-            "signature": opts.signature,
-            "margin": opts.margin,
-            "confirm": opts.confirm,
-            "max_calls": opts.max_calls,
-            "max_time": opts.max_time,
-        },
-        "oracle": "test" if opts.test is not None else "compile",
-        "oracle_calls": stats.oracle_calls,
-        "speculative_unused": stats.speculative_unused,
-        "accepted": stats.accepted,
-        "cache_hits": stats.cache_hits,
-        "seconds": round(seconds, 3),
-        "stopped_by": stats.stopped_by,
-        "fixpoint": stats.fixpoint,
-        "per_pass": stats.per_pass,
-        "initial": initial,
-        "final": after,
-    }
-    if isinstance(oracle, CompileOracle):
-        cal = oracle.calibration
-        if cal.reference_s is not None:  # the original's longest run, for the guard
-            longest, stopped = cal.reference_s, cal.reference_stopped
-        else:
-            longest, stopped = max(cal.measures, default=0.0), cal.stopped
-        initial["slow_phase_s"] = round(longest, 3)
-        initial["lower_bound"] = stopped
-        if cal.baseline_s is not None:
-            initial["baseline_s"] = round(cal.baseline_s, 3)
-            initial["ratio"] = round(longest / cal.baseline_s, 2)
-        report["ratio"] = cal.ratio
-        report["baseline"] = cal.baseline if cal.ratio is not None else None
-        report["threshold_s"] = oracle.threshold_s
-        report["margin_used"] = round(oracle.margin, 3)
-    return report
+) -> RunRecord:
+    """The run's record before its re-verification is added."""
+    record = RunRecord(
+        repro=str(opts.repro.resolve()),
+        out=str(output_path(opts.repro, opts.out).resolve()),
+        torch_version=installed_version("torch"),
+        sympy_version=installed_version("sympy"),
+        symshrink_version=installed_version("symshrink"),
+        options=RunOptions.taken_from(opts),
+        oracle="test" if opts.test is not None else "compile",
+        oracle_calls=stats.oracle_calls,
+        speculative_unused=stats.speculative_unused,
+        accepted=stats.accepted,
+        cache_hits=stats.cache_hits,
+        seconds=round(seconds, 3),
+        stopped_by=stats.stopped_by,
+        fixpoint=stats.fixpoint,
+        per_pass={name: dict(counts) for name, counts in stats.per_pass.items()},
+        initial=Side.of(original),
+        final=Side.of(final),
+    )
+    if not isinstance(oracle, CompileOracle):
+        return record
+    cal = oracle.calibration
+    if cal.reference_s is not None:  # the original's longest run, for the guard
+        longest, stopped = cal.reference_s, cal.reference_stopped
+    else:
+        longest, stopped = max(cal.measures, default=0.0), cal.stopped
+    initial = replace(record.initial, slow_phase_s=round(longest, 3), lower_bound=stopped)
+    if cal.baseline_s is not None:
+        initial = replace(
+            initial, baseline_s=round(cal.baseline_s, 3), ratio=round(longest / cal.baseline_s, 2)
+        )
+    return replace(
+        record,
+        initial=initial,
+        ratio=cal.ratio,
+        baseline=cal.baseline if cal.ratio is not None else None,
+        threshold_s=oracle.threshold_s,
+        margin_used=round(oracle.margin, 3),
+    )
 
 
-def _timing_of_check(check: Reverification) -> dict[str, Any]:
+def _checked(side: Side, check: Reverification) -> Side:
     """The result's time as its re-verification measured it, with its fresh control."""
     median = sorted(check.verdicts, key=lambda v: v.cpu_s)[len(check.verdicts) // 2]
-    timing: dict[str, Any] = {"slow_phase_s": round(median.cpu_s, 3), "lower_bound": median.stopped}
+    side = replace(side, slow_phase_s=round(median.cpu_s, 3), lower_bound=median.stopped)
     if check.baseline_s and median.ratio is not None:
-        timing["baseline_s"] = round(check.baseline_s, 3)
-        timing["ratio"] = round(median.ratio, 2)
-    return timing
+        side = replace(side, baseline_s=round(check.baseline_s, 3), ratio=round(median.ratio, 2))
+    return side
 
 
 def _verified(
@@ -580,10 +547,12 @@ def _verified(
 
 def _show(progress: Progress, stats: Stats, best: Repro) -> None:
     """After each oracle call: the pass at work and the best model so far."""
-    m = measures(best)
+    sizes = Side.of(best)
     progress.phase(f"pass {stats.current_pass}" if stats.current_pass else "reducing")
     progress.update(
-        stats.oracle_calls, stats.accepted, Best(m["free_symbols"], m["expr_ops"], stats.best_ratio)
+        stats.oracle_calls,
+        stats.accepted,
+        Best(sizes.free_symbols, sizes.expr_ops, stats.best_ratio),
     )
 
 

@@ -91,6 +91,11 @@ class _Record:
         return _encode(self)
 
     @classmethod
+    def taken_from(cls: type[R], source: object) -> R:
+        """The record of `source`'s attributes of the same names as its fields."""
+        return cls(**{f.name: getattr(source, f.name) for f in fields(cls)})  # type: ignore[arg-type]
+
+    @classmethod
     def from_dict(cls: type[R], data: Any, where: str = "") -> R:
         """The record in `data` (JSON values); _Invalid names the first field that is not."""
         if not isinstance(data, dict):
@@ -281,10 +286,6 @@ class CaseOptions(_Record):
     margin: float | None
     confirm: int
     signature: bool
-
-    @classmethod
-    def of(cls, options: RunOptions) -> CaseOptions:
-        return cls(**{f.name: getattr(options, f.name) for f in fields(cls)})
 
 
 @dataclass(frozen=True, kw_only=True)

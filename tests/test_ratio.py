@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from symshrink.baseline import control, static_twin
 from symshrink.oracle import CompileOracle, Judging
 from symshrink.oracle.runner import Exit, Job, Limits, Run
 from symshrink.passes.symbols import Pin, apply_pins
+from symshrink.records import CONTROLS, REPORT, RunOptions, RunRecord, Side
 from symshrink.repro.parse import parse, parse_file
 from symshrink.repro.render import canonical_key, render
 
@@ -182,7 +184,7 @@ def test_the_independent_baseline_retraces_the_candidate_as_run_repro(
     assert oracle.calibration.baseline_s == pytest.approx(BASE_S + INDEPENDENT_S * 16)
 
 
-def _minimize(repro: Path, out: Path, runner: WidthRunner, monkeypatch, **opts) -> dict:
+def _minimize(repro: Path, out: Path, runner: WidthRunner, monkeypatch, **opts) -> RunRecord:
     """The real `minimize` with the simulated child on this machine's oracle path."""
     monkeypatch.setattr(minimize_mod, "remote_runner", lambda *_: runner)
     options = minimize_mod.Options(
@@ -190,6 +192,8 @@ def _minimize(repro: Path, out: Path, runner: WidthRunner, monkeypatch, **opts) 
     )
     outcome = minimize_mod.minimize(options)
     assert outcome.exit_code == 0, outcome.message
+    assert outcome.report is not None
+    assert RunRecord.load(out.with_name(out.name + ".work") / REPORT) == outcome.report
     return outcome.report
 
 
@@ -200,43 +204,53 @@ def test_minimize_by_ratio_and_resume_reuses_the_twins(
     first = WidthRunner(endless=16)
     report = _minimize(repro, out, first, monkeypatch, max_calls=4)
     assert all(lim.kill_at is not None for w, _, lim in first.runs if w)  # nothing waited for
-    assert report["ratio"] == 4.0 and report["initial"]["lower_bound"]
-    assert report["initial"]["baseline_s"] == BASE_S
-    controls = tmp_path / "min.py.work" / minimize_mod.CONTROLS
+    assert report.ratio == 4.0 and report.initial.lower_bound
+    assert report.initial.baseline_s == BASE_S
+    controls = tmp_path / "min.py.work" / CONTROLS
     measured = {json.loads(line)["key"] for line in controls.read_text().splitlines()}
 
     resumed = WidthRunner(endless=16)
     report = _minimize(repro, out, resumed, monkeypatch, resume=True)
     lines = [json.loads(line) for line in controls.read_text().splitlines()]
     new_keys = {e["key"] for e in lines} - measured
-    during = len(resumed.controls()) - 3 * (1 + report["walked_back"])  # re-verification: k=3
+    assert report.walked_back is not None
+    during = len(resumed.controls()) - 3 * (1 + report.walked_back)  # re-verification: k=3
     assert during == len(new_keys)  # only twins the first run had not measured
     # 1-minimal at 4x: w symbols cost 1 + 0.2 w² >= 4 from w = 4 on
-    assert report["final"]["free_symbols"] == 4 and report["fixpoint"]
-    assert report["final"]["ratio"] == pytest.approx(4.0) and report["final"]["lower_bound"]
-    assert report["reverified"]
+    assert report.final.free_symbols == 4 and report.fixpoint
+    assert report.final.ratio == pytest.approx(4.0) and report.final.lower_bound
+    assert report.reverified
 
 
 def test_the_end_line_says_the_ratios_and_whether_the_result_is_minimal() -> None:
-    side = {"free_symbols": 64, "expr_ops": 600, "slow_phase_s": 17.0, "lower_bound": True}
-    report = {
-        "initial": {**side, "baseline_s": 0.5, "ratio": 34.0},
-        "final": {
-            "free_symbols": 12,
-            "expr_ops": 40,
-            "slow_phase_s": 2.1,
-            "lower_bound": False,
-            "baseline_s": 0.45,
-            "ratio": 4.67,
-        },
-        "oracle_calls": 90,
-        "seconds": 600.0,
-        "fixpoint": True,
-        "ratio": 4.0,
-        "margin_used": 0.1,
-        "oracle": "compile",
-        "reverified": True,
-    }
+    side = Side(free_symbols=64, symints=1, expr_ops=600, inputs=1)
+    report = RunRecord(
+        repro="r.py",
+        out="r.min.py",
+        torch_version=None,
+        options=RunOptions.taken_from(minimize_mod.Options(repro=Path("r.py"))),
+        oracle="compile",
+        oracle_calls=90,
+        accepted=9,
+        cache_hits=0,
+        seconds=600.0,
+        stopped_by=None,
+        fixpoint=True,
+        per_pass={},
+        initial=replace(side, slow_phase_s=17.0, lower_bound=True, baseline_s=0.5, ratio=34.0),
+        final=replace(
+            side,
+            free_symbols=12,
+            expr_ops=40,
+            slow_phase_s=2.1,
+            lower_bound=False,
+            baseline_s=0.45,
+            ratio=4.67,
+        ),
+        ratio=4.0,
+        margin_used=0.1,
+        reverified=True,
+    )
     line = minimize_mod.end_line(Path("r.min.py"), report)
     assert line == (
         "r.min.py: 64 -> 12 free symbols, 600 -> 40 expression operations in 90 oracle calls "
@@ -244,7 +258,7 @@ def test_the_end_line_says_the_ratios_and_whether_the_result_is_minimal() -> Non
         "(4.7x), 1-minimal at 4.4x (4x + margin 0.1)"
     )
     cut = minimize_mod.end_line(
-        Path("r.min.py"), {**report, "fixpoint": False, "stopped_by": "max_time=60"}
+        Path("r.min.py"), replace(report, fixpoint=False, stopped_by="max_time=60")
     )
     assert cut.endswith(
         "; stopped by --max-time 60 after 90 calls: not minimal yet (--resume continues)"
