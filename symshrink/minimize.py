@@ -415,20 +415,12 @@ def end_line(out: Path, record: RunRecord) -> str:
         line += f", 1-minimal at {_rule(record)}"
     else:
         line += (
-            f"; stopped by {stopped_by(record.stopped_by)} after {record.oracle_calls} "
+            f"; stopped by {record.stopped_by_option} after {record.oracle_calls} "
             "calls: not minimal yet (--resume continues)"
         )
     if record.reverified is False:
         line += "; WARNING: the result was not slow on re-verification"
     return line
-
-
-def stopped_by(reason: str | None) -> str:
-    """The reducer's budget words as the option that set it: `max_time=60.0` -> `--max-time 60`."""
-    name, _, value = (reason or "an unknown cause").partition("=")
-    if not value:
-        return "an interrupt" if name == "interrupted" else name
-    return f"--{name.replace('_', '-')} {float(value):g}"
 
 
 def _rule(record: RunRecord) -> str:

@@ -255,6 +255,14 @@ class RunRecord(_File):
     walked_back: int | None = field(default=None, metadata=OMIT_NONE)
     reverify_verdicts: tuple[Verdict, ...] | None = field(default=None, metadata=OMIT_NONE)
 
+    @property
+    def stopped_by_option(self) -> str:
+        """`stopped_by` as the option that set the budget: `max_time=60.0` -> `--max-time 60`."""
+        name, _, value = (self.stopped_by or "an unknown cause").partition("=")
+        if not value:
+            return "an interrupt" if name == "interrupted" else name
+        return f"--{name.replace('_', '-')} {float(value):g}"
+
     @classmethod
     def load_from(cls, work_dir: Path) -> RunRecord:
         """The record of the run in `work_dir`; none there: not a finished run."""

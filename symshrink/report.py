@@ -21,20 +21,19 @@ import re
 import shlex
 import tempfile
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from symshrink import installed_version, summary
 from symshrink.baseline import static_twin
-from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 from symshrink.graph import SymGraph
-from symshrink.minimize import CALIBRATION, stopped_by
 from symshrink.oracle.calibrate import Calibration
 from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.runner import Job, Limits, Run, Workload
+from symshrink.records import CALIBRATION, RunRecord, Side, load_calibration
 from symshrink.repro.model import Repro
 from symshrink.repro.parse import parse_file, read_source
 from symshrink.repro.render import canonical_key, render
@@ -54,7 +53,6 @@ __all__ = [
     "write_report",
 ]
 
-REPORT_JSON = "report.json"  # what minimize writes into its work directory
 SWEEP_JSON = "width_sweep.json"  # our measurements, reused by the next report of the run
 DEFAULT_WIDTHS = (2, 4, 8, 12, 16)
 _INLINE_LIMIT = 50_000  # characters of script worth pasting into an issue (GitHub: 65536)
@@ -69,34 +67,24 @@ class MinimizeRun:
     """What a minimize work directory says, with the scripts it names, parsed."""
 
     work_dir: Path
-    report: dict[str, Any]
+    report: RunRecord
     calibration: Calibration | None  # only the compile oracle calibrates
     script: Path  # the minimized repro
     final: Repro
 
 
 def load_run(work_dir: Path, script: Path | None = None) -> MinimizeRun:
-    """Read a work directory; the minimized script defaults to the one its report names,
-    else to the directory's name without `.work` (reports of older runs).
+    """Read a work directory; the minimized script defaults to the one its report names.
 
     Raises ReproError when the directory is not a finished minimize run or the script is
     missing or does not parse.
     """
     work_dir = Path(work_dir)
-    try:
-        report = json.loads((work_dir / REPORT_JSON).read_text())
-    except FileNotFoundError:
-        raise ReproError(f"no {REPORT_JSON}: not a finished minimize run", work_dir) from None
-    except (OSError, ValueError) as e:
-        raise ReproError(f"cannot read {REPORT_JSON}: {e}", work_dir) from None
-    if script is None and report.get("out"):
-        script = Path(report["out"])  # recorded by minimize
+    report = RunRecord.load_from(work_dir)
     if script is None:
-        if work_dir.suffix != ".work":
-            raise ReproError("cannot tell the minimized script from the directory name", work_dir)
-        script = work_dir.with_suffix("")
+        script = Path(report.out)  # recorded by minimize
     calibration_path = work_dir / CALIBRATION
-    calibration = Calibration.load(calibration_path) if calibration_path.exists() else None
+    calibration = load_calibration(calibration_path) if calibration_path.exists() else None
     return MinimizeRun(
         work_dir=work_dir,
         report=report,
@@ -220,7 +208,7 @@ def render_report(
     headline = (f"`{phase}`" + (f" in `{spot[0][0]}`" if spot else "")) if phase else "compile"
     sections = [
         f"# Slow symbolic-shape compile: {headline} "
-        + ("(minimized repro)" if run.report.get("fixpoint", True) else "(reduced, not minimal)"),
+        + ("(minimized repro)" if run.report.fixpoint else "(reduced, not minimal)"),
         _intro(run),
         _environment(run),
         _where_the_time_goes(run, phase, spot),
@@ -238,8 +226,7 @@ def _slow_phase(run: MinimizeRun, points: Sequence[WidthPoint]) -> str | None:
     """The original's slowest phase; without a calibration, the measured one's."""
     if run.calibration is not None and run.calibration.phases:
         return run.calibration.phases[0]
-    verdicts = run.report.get("reverify_verdicts") or []
-    phases = [v["slow_phase"] for v in verdicts if v.get("slow_phase")]
+    phases = [v.slow_phase for v in run.report.reverify_verdicts or () if v.slow_phase]
     if phases:
         return Counter(phases).most_common(1)[0][0]
     ok = [p for p in points if p.status == "ok" and p.phases]
@@ -258,18 +245,17 @@ def _hot_spots(run: MinimizeRun) -> tuple[tuple[str, float], ...]:
 
 def _intro(run: MinimizeRun) -> str:
     r = run.report
-    first, last = r.get("initial", {}), r.get("final", {})
     return (
         f"Inductor's compile of this graph is slow in sympy / ShapeEnv work on its symbolic "
-        f"sizes. symshrink minimized the after-aot repro `{Path(r.get('repro', '?')).name}` "
-        f"from {first.get('free_symbols', '?')} to {last.get('free_symbols', '?')} free "
-        f"symbols and from {first.get('expr_ops', '?')} to {last.get('expr_ops', '?')} "
+        f"sizes. symshrink minimized the after-aot repro `{Path(r.repro).name}` "
+        f"from {r.initial.free_symbols} to {r.final.free_symbols} free "
+        f"symbols and from {r.initial.expr_ops} to {r.final.expr_ops} "
         f"expression operations while it stayed "
-        + ("slow for the same reason." if r.get("oracle") == "compile" else "interesting.")
+        + ("slow for the same reason." if r.oracle == "compile" else "interesting.")
         + (
             ""
-            if r.get("fixpoint", True)
-            else f" The run was stopped by {stopped_by(r.get('stopped_by'))}: the result is "
+            if r.fixpoint
+            else f" The run was stopped by {r.stopped_by_option}: the result is "
             "smaller, not minimal yet (`symshrink minimize --resume` continues it)."
         )
     )
@@ -292,7 +278,7 @@ def _environment(run: MinimizeRun) -> str:
 
 def _version(run: MinimizeRun, package: str) -> str:
     """The version the minimize run used, and this environment's where it differs."""
-    used = run.report.get(f"{package}_version")
+    used = getattr(run.report, f"{package}_version")
     here = installed_version(package) or "not installed"
     if used is None:
         return f"`{here}` (this environment; the run did not record it)"
@@ -301,24 +287,24 @@ def _version(run: MinimizeRun, package: str) -> str:
 
 def _oracle_text(run: MinimizeRun) -> str:
     r = run.report
-    if r.get("oracle") != "compile":
+    if r.oracle != "compile":
         return "a `--test` script (interestingness as the user defined it)"
-    if r.get("ratio"):
+    if r.ratio:
         text = (
-            f"slow = still compiling at {r['ratio']:g}x the candidate's own {r['baseline']} "
+            f"slow = still compiling at {r.ratio:g}x the candidate's own {r.baseline} "
             f"control, measured in the same run"
         )
     else:
-        text = f"compile time, threshold {r.get('threshold_s', 0):.2f} s"
+        text = f"compile time, threshold {r.threshold_s or 0:.2f} s"
         if run.calibration is not None:
             text += f" {run.calibration.clock}"
-    if r.get("margin_used") is not None:
-        text += f" (x {1 + r['margin_used']:.2f} during the reduction)"
-    if "reverified" in r:
-        text += "; result re-verified" if r["reverified"] else "; NOT slow on re-verification"
-    if r.get("walked_back"):
+    if r.margin_used is not None:
+        text += f" (x {1 + r.margin_used:.2f} during the reduction)"
+    if r.reverified is not None:
+        text += "; result re-verified" if r.reverified else "; NOT slow on re-verification"
+    if r.walked_back:
         text += (
-            f" after walking back {r['walked_back']} step(s): the smallest accepted "
+            f" after walking back {r.walked_back} step(s): the smallest accepted "
             "model(s) were not slow again on fresh runs"
         )
     return text
@@ -340,52 +326,52 @@ def _where_the_time_goes(
         lines += ["- hottest functions (sampled stacks of the original):", ""]
         rows = [(f"`{name}`", f"{share:.0%}") for name, share in spots]
         lines += [_table(("function", "share of samples"), rows), ""]
-    for v in run.report.get("reverify_verdicts") or []:
-        where = ", ".join(f"`{s}`" for s in v.get("signature", [])[:3]) or "?"
-        how = "stopped at" if v.get("stopped") else "after"
-        ratio = f" ({v['ratio']:.1f}x its twin)" if v.get("ratio") else ""
+    for v in run.report.reverify_verdicts or ():
+        where = ", ".join(f"`{s}`" for s in v.signature[:3]) or "?"
+        how = "stopped at" if v.stopped else "after"
+        ratio = f" ({v.ratio:.1f}x its twin)" if v.ratio else ""
         lines.append(
-            f"- minimized, re-run: {v['status']} {how} {v['cpu_s']:.2f} s CPU{ratio}, "
-            f"in `{v.get('slow_phase') or '?'}`; hot spots {where}"
+            f"- minimized, re-run: {v.status} {how} {v.cpu_s:.2f} s CPU{ratio}, "
+            f"in `{v.slow_phase or '?'}`; hot spots {where}"
         )
     return "\n".join(lines)
 
 
 def _before_after(run: MinimizeRun) -> str:
     r = run.report
-    first, last = r.get("initial", {}), r.get("final", {})
+    first, last = r.initial, r.final
     rows = [
-        (label, _num(first.get(key)), _num(last.get(key)))
+        (label, _num(getattr(first, key)), _num(getattr(last, key)))
         for key, label in (
             ("free_symbols", "free symbols"),
             ("symints", "SymInt inputs"),
             ("expr_ops", "expression operations"),
             ("inputs", "inputs"),
         )
-        if key in first or key in last
     ]
     for key, label in (
         ("slow_phase_s", "compile time, CPU s (oracle)"),
         ("baseline_s", "its static twin, CPU s"),
         ("ratio", "ratio to the twin"),
     ):
-        if key in first or key in last:
+        if getattr(first, key) is not None or getattr(last, key) is not None:
             rows.append((label, _bound(first, key), _bound(last, key)))
-    calls = f"{r.get('oracle_calls', '?')} ({r.get('accepted', '?')} accepted, "
-    calls += f"{r.get('cache_hits', '?')} cached, {r.get('seconds', 0):.0f} s)"
-    total = r.get("oracle_calls_total")
-    if total is not None and total != r.get("oracle_calls"):
+    calls = f"{r.oracle_calls} ({r.accepted} accepted, "
+    calls += f"{r.cache_hits} cached, {r.seconds:.0f} s)"
+    total = r.oracle_calls_total
+    if total is not None and total != r.oracle_calls:
         calls += f"; {total} over every run on this work directory (resumed)"
     rows.append(("oracle calls", "—", calls))
     return "## Before and after\n\n" + _table(("", "original", "minimized"), rows)
 
 
-def _bound(side: dict[str, Any], key: str) -> str:
+def _bound(side: Side, key: str) -> str:
     """A measured time or ratio; `≥` where the run was stopped at its limit."""
-    if side.get(key) is None:
+    value = getattr(side, key)
+    if value is None:
         return "—"
-    bound = "≥ " if side.get("lower_bound") and key != "baseline_s" else ""
-    return bound + _num(side[key])
+    bound = "≥ " if side.lower_bound and key != "baseline_s" else ""
+    return bound + _num(value)
 
 
 def _num(value: Any) -> str:
@@ -453,8 +439,8 @@ def _reproduce(run: MinimizeRun) -> str:
             f"symshrink run {name} --no-native-compile"
         )
     lines = ["## Reproduce", "", "```sh", how, "```", ""]
-    original = Path(run.report.get("repro", "REPRO.py")).name
-    lines.append(f"Minimized with `{_command(original, run.report.get('options') or {})}`.")
+    original = Path(run.report.repro).name
+    lines.append(f"Minimized with `{_command(original, run.report.options.to_dict())}`.")
     if len(text) <= _INLINE_LIMIT:
         lines += ["", f"<details><summary>{name}</summary>", "", "```python", text.rstrip()]
         lines += ["```", "", "</details>"]
@@ -463,7 +449,7 @@ def _reproduce(run: MinimizeRun) -> str:
     return "\n".join(lines)
 
 
-def _command(original: str, options: dict[str, Any]) -> str:
+def _command(original: str, options: Mapping[str, Any]) -> str:
     """The minimize command line the run's recorded options spell."""
     words = ["symshrink", "minimize", original]
     for name, value in options.items():
@@ -526,7 +512,7 @@ def write_report(
 def _limit(run: MinimizeRun, timeout_s: float) -> tuple[float, str] | None:
     """The verdict's limit on the picture's scale: R x the result's static twin, measured
     now like the widths (a width cut by pinning has that same twin)."""
-    ratio = run.report.get("ratio")
+    ratio = run.report.ratio
     if not ratio:
         return None
     twin = measure_twin(run.final, timeout_s=timeout_s, scratch=run.work_dir)

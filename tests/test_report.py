@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,8 @@ from symshrink.expr import evaluate
 from symshrink.graph import SymGraph
 from symshrink.oracle.calibrate import Calibration
 from symshrink.oracle.profile import Profile
+from symshrink.oracle.verdict import Verdict
+from symshrink.records import RunRecord
 from symshrink.report import load_run, render_report, write_report
 from symshrink.repro.parse import parse_file
 from symshrink.standalone import render_standalone
@@ -167,14 +170,20 @@ def test_compile_oracle_runs_show_phase_and_hot_spots(work: Path, tmp_path: Path
     run_dir = tmp_path / "repro.min.py.work"
     shutil.copytree(work, run_dir)
     shutil.copy(work.with_suffix(""), tmp_path / "repro.min.py")
-    report = json.loads((run_dir / "report.json").read_text())
-    report.update(oracle="compile", threshold_s=4.0, reverified=True)
-    report["initial"]["slow_phase_s"] = 8.1
-    report["final"]["slow_phase_s"] = 7.9
-    report["reverify_verdicts"] = [
-        {"status": "slow", "cpu_s": 7.9, "slow_phase": "codegen", "signature": ["safe_gcd"]}
-    ]
-    (run_dir / "report.json").write_text(json.dumps(report))
+    record = RunRecord.load(run_dir / "report.json")
+    verdict = Verdict(
+        "slow", interesting=True, cpu_s=7.9, slow_phase="codegen", signature=("safe_gcd",)
+    )
+    record = replace(
+        record,
+        oracle="compile",
+        threshold_s=4.0,
+        reverified=True,
+        initial=replace(record.initial, slow_phase_s=8.1),
+        final=replace(record.final, slow_phase_s=7.9),
+        reverify_verdicts=(verdict,),
+    )
+    record.save(run_dir / "report.json")
     samples = tuple((0.1 * i, 0.1 * i, "safe_gcd" if i % 4 else "Add.flatten") for i in range(40))
     Calibration(
         "cpu", (8.0, 8.1, 8.3), 4.0, ("codegen", "scheduling"), (Profile(samples, "codegen"),)
@@ -186,10 +195,15 @@ def test_compile_oracle_runs_show_phase_and_hot_spots(work: Path, tmp_path: Path
     assert "| compile time, CPU s (oracle) | 8.10 | 7.90 |" in text
     assert "threshold 4.00 s cpu; result re-verified" in text
     # A ratio run: the twin beside each time, lower bounds marked, a walk-back said.
-    report.update(ratio=4.0, baseline="static", margin_used=0.1, walked_back=1)
-    report["initial"].update(baseline_s=0.5, ratio=16.2, lower_bound=True)
-    report["final"].update(slow_phase_s=2.2, baseline_s=0.4, ratio=5.5, lower_bound=False)
-    (run_dir / "report.json").write_text(json.dumps(report))
+    replace(
+        record,
+        ratio=4.0,
+        baseline="static",
+        margin_used=0.1,
+        walked_back=1,
+        initial=replace(record.initial, baseline_s=0.5, ratio=16.2, lower_bound=True),
+        final=replace(record.final, slow_phase_s=2.2, baseline_s=0.4, ratio=5.5, lower_bound=False),
+    ).save(run_dir / "report.json")
     text = render_report(load_run(run_dir))
     assert "| compile time, CPU s (oracle) | ≥ 8.10 | 2.20 |" in text
     assert "| its static twin, CPU s | 0.50 | 0.40 |" in text
@@ -223,6 +237,14 @@ def test_cli_report_of_a_non_run_is_one_line(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "no report.json: not a finished minimize run" in result.stderr
     assert "Traceback" not in result.stderr
+    (tmp_path / "report.json").write_text('{"repro": "/x.py", ')  # cut short
+    result = subprocess.run(
+        [sys.executable, "-m", "symshrink", "report", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert f"{tmp_path / 'report.json'}: not valid JSON" in result.stderr
 
 
 def test_report_of_a_cut_short_then_resumed_run(tmp_path: Path) -> None:
@@ -241,11 +263,12 @@ def test_report_of_a_cut_short_then_resumed_run(tmp_path: Path) -> None:
 
     resumed = minimize_with_test(tmp_path, "--resume", n=8)
     assert resumed.returncode == 0, resumed.stderr
-    report = json.loads((work_dir / "report.json").read_text())
-    assert report["fixpoint"] and report["oracle_calls_total"] > report["oracle_calls"]
+    report = RunRecord.load(work_dir / "report.json")
+    assert report.oracle_calls_total is not None
+    assert report.fixpoint and report.oracle_calls_total > report.oracle_calls
     text = write_report(work_dir, plot=False).read_text()
     assert "not minimal yet" not in text
-    assert f"; {report['oracle_calls_total']} over every run on this work directory" in text
+    assert f"; {report.oracle_calls_total} over every run on this work directory" in text
 
 
 def test_the_minimize_command_is_rebuilt_from_the_recorded_options() -> None:
