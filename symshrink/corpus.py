@@ -49,16 +49,29 @@ from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.profile import Clock
 from symshrink.oracle.runner import Run, Runner
 from symshrink.oracle.signature import Signature
+from symshrink.oracle.verdict import Status
+from symshrink.records import (
+    CALIBRATION,
+    CASE,
+    GENERATE,
+    MINIMAL,
+    ORIGIN,
+    Case,
+    CaseOptions,
+    CorpusVerdict,
+    Origin,
+    RunRecord,
+    RunSummary,
+    Side,
+    SmallestSlow,
+    WidthPoint,
+    load_calibration,
+)
 
 if TYPE_CHECKING:
     from symshrink.baseline import BaselineKind
 
 __all__ = [
-    "CASE",
-    "GENERATE",
-    "MINIMAL",
-    "ORIGIN",
-    "VERDICTS",
     "Entry",
     "Replay",
     "add",
@@ -73,15 +86,7 @@ __all__ = [
     "versions_table",
 ]
 
-MINIMAL = "minimal.py"
-CASE = "case.json"
-ORIGIN = "origin.py"
-GENERATE = "generate.txt"
 ORIGIN_MAX_BYTES = 64_000  # larger originals are recorded by the command that writes them
-VERDICTS = ("still slow", "fixed", "slow, other cause", "error")
-CASE_FORMAT = 2  # 2: judged by the ratio to the static twin, no machine paths
-# The run's options case.json keeps (`test` may name a script of that machine).
-MINIMIZE_OPTIONS = ("ratio", "baseline", "threshold", "margin", "confirm", "signature")
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +134,6 @@ def add(
     command) is recorded. An existing entry is replaced only with `force`.
     Raises ReproError for bad input.
     """
-    from symshrink.records import Side
     from symshrink.repro.parse import parse_file
     from symshrink.standalone import is_standalone, render_output
 
@@ -145,8 +149,10 @@ def add(
         text = render_output(model)
         standalone = is_standalone(text)
 
-    report, calibration = _run_records(run_dir) if run_dir is not None else ({}, {})
-    origin_path = origin if origin is not None else _reported_origin(report, run_dir)
+    report, calibration = _run_records(run_dir) if run_dir is not None else (None, None)
+    origin_path = origin
+    if origin_path is None and report is not None and run_dir is not None:
+        origin_path = _reported_origin(report, run_dir)
     if origin is not None and not origin.is_file():
         raise ReproError("origin script not found", origin)
     origin_text = None
@@ -157,7 +163,7 @@ def add(
 
     case = _case(
         name,
-        after_measures=Side.of(model).to_dict(),
+        sizes=Side.of(model),
         standalone=standalone,
         report=report,
         calibration=calibration,
@@ -175,40 +181,21 @@ def add(
         atomic_write(entry_dir / ORIGIN, origin_text)
     if generate is not None:
         atomic_write(entry_dir / GENERATE, generate.rstrip("\n") + "\n")
-    atomic_write(entry_dir / CASE, json.dumps(case, indent=2) + "\n")  # last: marks it complete
+    case.save(entry_dir / CASE)  # last: marks it complete
     return entry_dir
 
 
-def _run_records(run_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-    from symshrink.records import CALIBRATION, REPORT
-
+def _run_records(run_dir: Path) -> tuple[RunRecord, Calibration | None]:
+    """The minimize run's record and (the compile oracle's) calibration."""
     if not run_dir.is_dir():
         raise ReproError("run directory not found", run_dir)
-    report = _read_json(run_dir / REPORT, required=True)
-    calibration = _read_json(run_dir / CALIBRATION, required=False)
-    return report, calibration
+    path = run_dir / CALIBRATION
+    return RunRecord.load_from(run_dir), load_calibration(path) if path.is_file() else None
 
 
-def _read_json(path: Path, *, required: bool) -> dict[str, Any]:
-    if not path.is_file():
-        if required:
-            raise ReproError("missing (is this a minimize work directory?)", path)
-        return {}
-    try:
-        data = json.loads(path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ReproError(f"not valid JSON: {e}", path) from None
-    if not isinstance(data, dict):
-        raise ReproError("expected a JSON object", path)
-    return data
-
-
-def _reported_origin(report: Mapping[str, Any], run_dir: Path | None) -> Path | None:
+def _reported_origin(report: RunRecord, run_dir: Path) -> Path | None:
     """The original script named by the report: absolute, or beside the run directory."""
-    repro = report.get("repro")
-    if not repro or run_dir is None:
-        return None
-    for candidate in (Path(repro), run_dir.resolve().parent / repro):
+    for candidate in (Path(report.repro), run_dir.resolve().parent / report.repro):
         if candidate.is_file():
             return candidate
     return None
@@ -217,82 +204,74 @@ def _reported_origin(report: Mapping[str, Any], run_dir: Path | None) -> Path | 
 def _case(
     name: str,
     *,
-    after_measures: dict[str, int],
+    sizes: Side,
     standalone: bool,
-    report: Mapping[str, Any],
-    calibration: Mapping[str, Any],
+    report: RunRecord | None,
+    calibration: Calibration | None,
     origin_path: Path | None,
     origin_copied: bool,
     generate: str | None,
     ratio: float | None,
     torch_settings: Mapping[str, str] | None,
-) -> dict[str, Any]:
+) -> Case:
     """case.json: no path of this machine in it (the entry's own files are named relative to
     it), so the entry means the same wherever the corpus is checked out."""
-    options = report.get("options") or {}
-    settings = dict(options.get("torch_settings") or {})
+    settings = dict(report.options.torch_settings) if report is not None else {}
     settings.update(torch_settings or {})
-    after = {**after_measures, **(report.get("final") or {})}
-    after["free_symbols"] = after_measures["free_symbols"]  # the script added is the truth
-    after["expr_ops"] = after_measures["expr_ops"]
-    if "ratio" in after:
-        after["measured_by"] = "minimize's re-verification"
-    verdicts = [v for v in report.get("reverify_verdicts") or [] if v.get("interesting")]
-    phases = Counter(v["slow_phase"] for v in verdicts if v.get("slow_phase"))
-    torch_version = report.get("torch_version") or installed_version("torch")
-    return {
-        "format": CASE_FORMAT,
-        "name": name,
-        "added": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "origin": {
-            "script": origin_path.name if origin_path is not None else None,
-            "file": ORIGIN if origin_copied else None,
-            "generate": generate,
-        },
-        "torch_version": torch_version,
-        "torch_version_source": "report" if report.get("torch_version") else "installed at add",
-        "sympy_version": installed_version("sympy"),
-        "symshrink_version": installed_version("symshrink"),
-        "torch_settings": settings,
+    after = sizes
+    if report is not None:  # the script added is the truth for its symbols and operations
+        after = replace(report.final, free_symbols=sizes.free_symbols, expr_ops=sizes.expr_ops)
+        if after.ratio is not None:
+            after = replace(after, measured_by="minimize's re-verification")
+    verdicts = [v for v in (report.reverify_verdicts or ()) if v.interesting] if report else []
+    phases = Counter(v.slow_phase for v in verdicts if v.slow_phase)
+    recorded_torch = report.torch_version if report is not None else None
+    return Case(
+        name=name,
+        added=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        origin=Origin(
+            script=origin_path.name if origin_path is not None else None,
+            file=ORIGIN if origin_copied else None,
+            generate=generate,
+        ),
+        torch_version=recorded_torch or installed_version("torch"),
+        torch_version_source="report" if recorded_torch else "installed at add",
+        sympy_version=installed_version("sympy"),
+        symshrink_version=installed_version("symshrink"),
+        torch_settings=settings,
         # R: still slow at R x its static twin; replay judges at it (None: DEFAULT_RATIO)
-        "ratio": ratio if ratio is not None else report.get("ratio"),
-        "baseline": report.get("baseline") or "static",
-        "clock": calibration.get("clock"),
-        "options": {k: options[k] for k in MINIMIZE_OPTIONS if k in options},
-        "margin": report.get("margin_used", options.get("margin")),
-        "oracle": report.get("oracle"),
-        "before": dict(report.get("initial") or {}),
-        "after": after,
-        "slow_phase": phases.most_common(1)[0][0] if phases else None,
-        "calibrated_phases": calibration.get("phases"),
-        "signature": verdicts[0].get("signature") if verdicts else None,
-        "reference": _reference(calibration),
-        "minimize": {
-            k: report[k]
-            for k in ("oracle_calls", "seconds", "fixpoint", "stopped_by", "reverified")
-            if k in report
-        },
-        "standalone": standalone,
-    }
+        ratio=ratio if ratio is not None else report.ratio if report is not None else None,
+        baseline=(report.baseline if report is not None else None) or "static",
+        clock=calibration.clock if calibration is not None else None,
+        options=CaseOptions.taken_from(report.options) if report is not None else None,
+        margin=_margin(report),
+        oracle=report.oracle if report is not None else None,
+        before=report.initial if report is not None else None,
+        after=after,
+        slow_phase=phases.most_common(1)[0][0] if phases else None,
+        calibrated_phases=calibration.phases if calibration is not None else None,
+        signature=verdicts[0].signature if verdicts else None,
+        reference=calibration.signature() if calibration is not None else None,
+        minimize=RunSummary.taken_from(report) if report is not None else None,
+        standalone=standalone,
+    )
 
 
-def _reference(calibration: Mapping[str, Any]) -> dict | None:
-    """The original's hot spots as the run's oracle sampled them: replay and sweep judge
-    'still slow' by the same cause. None without profiles."""
-    if not calibration.get("profiles"):
+def _margin(report: RunRecord | None) -> float | None:
+    """The margin the run's reduction used, else the one it was given."""
+    if report is None:
         return None
-    signature = Calibration.from_dict(dict(calibration)).signature()
-    return signature.to_dict() if signature is not None else None
+    return report.margin_used if report.margin_used is not None else report.options.margin
 
 
 # --------------------------------------------------------------------------------- list
 
 
-@dataclass
+@dataclass(frozen=True)
 class Entry:
     name: str
     path: Path
-    case: dict[str, Any]
+    case: Case
 
     @property
     def minimal(self) -> Path:
@@ -300,30 +279,29 @@ class Entry:
 
     @property
     def clock(self) -> Clock:
-        """The clock it was measured on."""
-        return self.case.get("clock") or "cpu"
+        """The clock it was measured on (CPU unless recorded)."""
+        return self.case.clock or "cpu"
 
     @property
     def ratio(self) -> float:
         """R: still slow at R x its static twin, as it was minimized (DEFAULT_RATIO for an
         entry minimized at an absolute threshold)."""
-        return self.case.get("ratio") or DEFAULT_RATIO
+        return self.case.ratio or DEFAULT_RATIO
 
     @property
     def baseline(self) -> BaselineKind:
-        """The control it was minimized against (its static twin unless recorded)."""
-        return self.case.get("baseline") or "static"
+        """The control it was minimized against."""
+        return self.case.baseline
 
     @property
     def twin_ratio(self) -> float | None:
         """Its time over its twin's as recorded (`after.measured_by` says by what)."""
-        return (self.case.get("after") or {}).get("ratio")
+        return self.case.after.ratio
 
     @property
     def reference(self) -> Signature | None:
         """The recorded hot spots that make the entry's slowness its own (None: unknown)."""
-        data = self.case.get("reference")
-        return Signature.from_dict(data) if data else None
+        return self.case.reference
 
 
 def entries(corpus: Path, names: Sequence[str] = ()) -> list[Entry]:
@@ -340,27 +318,27 @@ def entries(corpus: Path, names: Sequence[str] = ()) -> list[Entry]:
     if missing:
         raise ReproError(f"no such entry: {', '.join(missing)}", corpus)
     chosen = list(names) if names else list(found)
-    return [Entry(n, found[n], _read_json(found[n] / CASE, required=True)) for n in chosen]
+    return [Entry(n, found[n], Case.load(found[n] / CASE)) for n in chosen]
 
 
 def list_rows(corpus: Path) -> list[dict[str, Any]]:
     """One row per entry: name, sizes, recorded times against the twin, R, torch."""
     rows = []
     for e in entries(corpus):
-        after = e.case.get("after") or {}
+        after, smallest = e.case.after, e.case.smallest_slow
         rows.append(
             {
                 "name": e.name,
-                "free_symbols": after.get("free_symbols"),
-                "expr_ops": after.get("expr_ops"),
-                "entry_s": after.get("slow_phase_s"),
-                "twin_s": after.get("baseline_s"),
+                "free_symbols": after.free_symbols,
+                "expr_ops": after.expr_ops,
+                "entry_s": after.slow_phase_s,
+                "twin_s": after.baseline_s,
                 "ratio": e.twin_ratio,
-                "lower_bound": bool(after.get("lower_bound")),
+                "lower_bound": bool(after.lower_bound),
                 "at_ratio": e.ratio,
-                "torch_version": e.case.get("torch_version"),
-                "slow_phase": e.case.get("slow_phase"),
-                "smallest_slow": (e.case.get("smallest_slow") or {}).get("free_symbols"),
+                "torch_version": e.case.torch_version,
+                "slow_phase": e.case.slow_phase,
+                "smallest_slow": smallest.free_symbols if smallest is not None else None,
             }
         )
     return rows
@@ -398,7 +376,7 @@ class Replay:
     """
 
     name: str
-    verdict: str
+    verdict: CorpusVerdict
     at_ratio: float
     entry_s: float | None = None
     twin_s: float | None = None
@@ -413,7 +391,7 @@ class Replay:
     wall_s: float = 0.0
 
 
-_VERDICT_OF_STATUS = {
+_VERDICT_OF_STATUS: dict[Status, CorpusVerdict] = {
     "slow": "still slow",
     "fast": "fixed",
     "error": "error",
@@ -447,7 +425,7 @@ def replay(
     with Judge(runner, twin_runs) as judge:
         results = []
         for entry in chosen:
-            settings = {**(entry.case.get("torch_settings") or {}), **(torch_settings or {})}
+            settings = {**entry.case.torch_settings, **(torch_settings or {})}
             results.append(_replay_one(judge, entry, settings, timeout_s, ratio or entry.ratio))
     return results
 
@@ -488,7 +466,7 @@ class Judged:
     `run` is None when the twin could not be measured (then the verdict is `error`)."""
 
     run: Run | None
-    verdict: str
+    verdict: CorpusVerdict
     detail: str
     entry_s: float | None = None  # on the entry's clock; a lower bound when `stopped`
     twin_s: float | None = None
@@ -644,45 +622,30 @@ def _versions_cell(row: Mapping[str, Any] | None) -> str:
 
 
 @dataclass
-class WidthVerdict:
-    """One member of an entry's width family (its widest sum cut to `width` symbols),
-    judged against its own twin."""
-
-    width: int
-    free_symbols: int
-    verdict: str
-    entry_s: float | None
-    twin_s: float | None
-    ratio: float | None
-    stopped: bool = False
-    detail: str = ""
-
-
-@dataclass
 class Sweep:
     """An entry's width family judged at R x each member's twin; `smallest` free symbols
     still slow."""
 
     name: str
     at_ratio: float
-    clock: str
-    points: list[WidthVerdict]
+    clock: Clock
+    points: list[WidthPoint]
 
     @property
     def smallest(self) -> int | None:
         slow = [p.free_symbols for p in self.points if p.verdict == "still slow"]
         return min(slow, default=None)
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> SmallestSlow:
         """What case.json keeps as `smallest_slow`: the finding and the points behind it."""
-        return {
-            "free_symbols": self.smallest,
-            "ratio": self.at_ratio,
-            "clock": self.clock,
-            "torch_version": installed_version("torch"),
-            "measured": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-            "points": [asdict(p) for p in self.points],
-        }
+        return SmallestSlow(
+            free_symbols=self.smallest,
+            ratio=self.at_ratio,
+            clock=self.clock,
+            torch_version=installed_version("torch"),
+            measured=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            points=tuple(self.points),
+        )
 
 
 def sweep(
@@ -718,7 +681,7 @@ def sweep(
                 log.warning("%s: no free symbol, nothing to sweep", entry.name)
                 continue
             at = ratio or entry.ratio
-            settings = entry.case.get("torch_settings") or {}
+            settings = entry.case.torch_settings
             points = []
             for w in sorted(set(widths or range(1, own + 1))):
                 member = at_width(model, w)
@@ -726,7 +689,7 @@ def sweep(
                     continue
                 judged = judge(entry, render(member), settings, at, timeout_s)
                 points.append(
-                    WidthVerdict(
+                    WidthPoint(
                         width=w,
                         free_symbols=len(member.hints),
                         verdict=judged.verdict,
@@ -740,8 +703,7 @@ def sweep(
                 log.info("%s width %d: %s", entry.name, w, points[-1].verdict)
             result = Sweep(entry.name, at, entry.clock, points)
             if record:
-                case = {**entry.case, "smallest_slow": result.record()}
-                atomic_write(entry.path / CASE, json.dumps(case, indent=2) + "\n")
+                replace(entry.case, smallest_slow=result.record()).save(entry.path / CASE)
             results.append(result)
     return results
 

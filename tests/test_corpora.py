@@ -39,24 +39,27 @@ def test_at_least_five_distinct_pathologies() -> None:
 def test_entry_is_complete_and_minimized_to_a_fixpoint(entry: corpus_mod.Entry) -> None:
     case = entry.case
     model = parse_file(entry.minimal)
-    assert is_standalone(entry.minimal.read_text()) and case["standalone"]
-    assert case["after"]["free_symbols"] == len(model.hints) < case["before"]["free_symbols"]
-    assert case["minimize"]["fixpoint"] and case["minimize"]["reverified"]
-    assert case["format"] == 2 and case["clock"] == "cpu" and case["baseline"] == "static"
-    assert case["torch_version"] and case["sympy_version"]
-    after = case["after"]
-    assert after["slow_phase_s"] > after["baseline_s"] > 0 and after["measured_by"]
+    assert is_standalone(entry.minimal.read_text()) and case.standalone
+    assert case.before is not None and case.minimize is not None
+    assert case.after.free_symbols == len(model.hints) < case.before.free_symbols
+    assert case.minimize.fixpoint and case.minimize.reverified
+    assert case.format == 2 and case.clock == "cpu" and case.baseline == "static"
+    assert case.torch_version and case.sympy_version
+    after = case.after
+    assert after.slow_phase_s is not None and after.baseline_s is not None
+    assert after.slow_phase_s > after.baseline_s > 0 and after.measured_by
     assert (entry.path / "origin.py").is_file() or (entry.path / "generate.txt").is_file()
-    assert case["origin"]["file"] in (None, "origin.py")
-    smallest = case["smallest_slow"]  # None: no member of its width family was slow
-    assert smallest["points"] and smallest["ratio"] == entry.ratio
-    assert smallest["free_symbols"] is None or smallest["free_symbols"] <= len(model.hints)
+    assert case.origin.file in (None, "origin.py")
+    smallest = case.smallest_slow  # its free_symbols None: no member of its family was slow
+    assert smallest is not None
+    assert smallest.points and smallest.ratio == entry.ratio
+    assert smallest.free_symbols is None or smallest.free_symbols <= len(model.hints)
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
 def test_no_path_of_the_machine_that_made_it(entry: corpus_mod.Entry) -> None:
     """case.json names files relative to the entry, or the command that writes them."""
-    paths = machine_paths(entry.case)
+    paths = machine_paths(entry.case.to_dict())
     assert not paths, paths
 
 
