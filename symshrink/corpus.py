@@ -20,8 +20,9 @@ its recorded hot spots; `error`). Seconds do not travel between machines; the ra
 two runs on the same machine under the same load does. So a maintainer sees which
 pathologies still hurt under this torch and these settings, and `--python` puts other
 environments' torch versions beside it. `sweep` measures each entry's width family the
-same way and records in case.json the fewest free symbols at which it is still slow.
-This module imports no torch (the oracle's children do).
+same way (`bench.measure_widths`, which the report's picture uses too) and records in
+case.json the fewest free symbols at which it is still slow. This module imports no torch
+(the oracle's children do).
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ import json
 import logging
 import re
 import subprocess
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -40,16 +40,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from symshrink import installed_version
+from symshrink.bench import TWIN_RUNS, Bench, Rule, measure_widths
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write
-from symshrink.oracle import Calibration, CompileOracle, Judging, Workload
-from symshrink.oracle.cache import ControlTimes
+from symshrink.oracle import Calibration
 from symshrink.oracle.calibrate import DEFAULT_RATIO
-from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.profile import Clock
-from symshrink.oracle.runner import Run, Runner
+from symshrink.oracle.runner import Runner
 from symshrink.oracle.signature import Signature
-from symshrink.oracle.verdict import Status
 from symshrink.records import (
     CALIBRATION,
     CASE,
@@ -303,6 +301,10 @@ class Entry:
         """The recorded hot spots that make the entry's slowness its own (None: unknown)."""
         return self.case.reference
 
+    def rule(self, settings: Mapping[str, str], ratio: float) -> Rule:
+        """How it is judged: at `ratio` x its control, on its clock, in its hot spots."""
+        return Rule(ratio, self.baseline, self.clock, self.reference, settings)
+
 
 def entries(corpus: Path, names: Sequence[str] = ()) -> list[Entry]:
     """The corpus's complete entries (a directory with case.json), sorted by name."""
@@ -391,15 +393,6 @@ class Replay:
     wall_s: float = 0.0
 
 
-_VERDICT_OF_STATUS: dict[Status, CorpusVerdict] = {
-    "slow": "still slow",
-    "fast": "fixed",
-    "error": "error",
-    "slipped": "slow, other cause",
-}
-TWIN_RUNS = 3
-
-
 def replay(
     corpus: Path,
     *,
@@ -422,11 +415,11 @@ def replay(
     """
     _check_options(timeout_s, ratio, twin_runs)
     chosen = entries(corpus, names)
-    with Judge(runner, twin_runs) as judge:
+    with Bench(runner, twin_runs) as bench:
         results = []
         for entry in chosen:
             settings = {**entry.case.torch_settings, **(torch_settings or {})}
-            results.append(_replay_one(judge, entry, settings, timeout_s, ratio or entry.ratio))
+            results.append(_replay_one(bench, entry, settings, timeout_s, ratio or entry.ratio))
     return results
 
 
@@ -436,103 +429,27 @@ def _check_options(timeout_s: float, ratio: float | None, twin_runs: int) -> Non
 
 
 def _replay_one(
-    judge: Judge, entry: Entry, settings: dict[str, str], timeout_s: float, ratio: float
+    bench: Bench, entry: Entry, settings: dict[str, str], timeout_s: float, ratio: float
 ) -> Replay:
     started = time.monotonic()
-    judged = judge(entry, entry.minimal.read_text(), settings, ratio, timeout_s)
-    run = judged.run
+    measured = bench.measure(entry.minimal.read_text(), entry.rule(settings, ratio), timeout_s)
+    run = measured.run
     return Replay(
         name=entry.name,
-        verdict=judged.verdict,
+        verdict=measured.verdict,
         at_ratio=ratio,
-        entry_s=judged.entry_s,
-        twin_s=judged.twin_s,
-        ratio=judged.ratio,
-        stopped=judged.stopped,
+        entry_s=measured.entry_s,
+        twin_s=measured.twin_s,
+        ratio=measured.ratio,
+        stopped=measured.stopped,
         clock=entry.clock,
         slow_phase=run.slow_phase if run is not None else None,
         phases=run.phase_times if run is not None else {},
-        signature=list(judged.signature),
+        signature=list(measured.signature),
         torch_settings=settings,
-        detail=judged.detail,
+        detail=measured.detail,
         wall_s=round(time.monotonic() - started, 3),
     )
-
-
-@dataclass(frozen=True)
-class Judged:
-    """A full run of an entry (or a member of its family) against its twin, in corpus words.
-
-    `run` is None when the twin could not be measured (then the verdict is `error`)."""
-
-    run: Run | None
-    verdict: CorpusVerdict
-    detail: str
-    entry_s: float | None = None  # on the entry's clock; a lower bound when `stopped`
-    twin_s: float | None = None
-    ratio: float | None = None
-    stopped: bool = False
-    signature: tuple[str, ...] = ()
-
-
-class Judge:
-    """Full runs of entries and their static twins, each judged by a ratio compile oracle of
-    its own settings, clock and R, all on one runner (a warm pool unless given), so torch
-    is imported once; each twin is measured `twin_runs` times, once per replay."""
-
-    def __init__(self, runner: Runner | None = None, twin_runs: int = TWIN_RUNS) -> None:
-        self.runner = runner if runner is not None else WarmPool(slots=1)
-        self.twin_runs = twin_runs
-        self.controls = ControlTimes()  # in memory: twins measured in this replay only
-        self._scratch = tempfile.TemporaryDirectory(prefix="symshrink-corpus-")
-
-    def __call__(
-        self,
-        entry: Entry,
-        source: str,
-        settings: Mapping[str, str],
-        ratio: float,
-        timeout_s: float,
-    ) -> Judged:
-        """Measure `source`'s twin, run `source` to the end (or `timeout_s` of wall time),
-        and judge it at `ratio` x the twin on `entry`'s clock: `slow, other cause` when
-        slow but not in the entry's recorded hot spots (none recorded: any cause)."""
-        clock, reference = entry.clock, entry.reference
-        oracle = CompileOracle(
-            Calibration(clock, (), 0.0, ratio=ratio, baseline=entry.baseline),
-            self.runner,
-            workload=Workload(retrace={"torch_settings": dict(settings)}),
-            judging=Judging(
-                timeout_s=timeout_s, signature=reference is not None, control_runs=self.twin_runs
-            ),
-            controls=self.controls,
-            scratch=Path(self._scratch.name),
-            reference=reference,
-        )
-        limit = oracle.limit(source)
-        if isinstance(limit, str):
-            return Judged(run=None, verdict="error", detail=limit)
-        run = oracle.run(source, kill_at=None, timeout_s=timeout_s)
-        # Hot spots as minimize saw them: its runs stopped at R x the twin.
-        seen = run if run.profile is None else replace(run, profile=run.profile.cut(limit.seconds))
-        verdict = oracle.verdict([seen], limit.seconds, limit.baseline_s)
-        return Judged(
-            run=run,
-            verdict=_VERDICT_OF_STATUS[verdict.status],
-            detail=verdict.detail,
-            entry_s=round(run.measure(clock), 3),
-            twin_s=None if limit.baseline_s is None else round(limit.baseline_s, 3),
-            ratio=None if verdict.ratio is None else round(verdict.ratio, 2),
-            stopped=run.exit.reason != "exited",
-            signature=verdict.signature,
-        )
-
-    def __enter__(self) -> Judge:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.runner.close()
-        self._scratch.cleanup()
 
 
 def replay_record(results: Sequence[Replay], settings: Mapping[str, str]) -> dict[str, Any]:
@@ -668,12 +585,11 @@ def sweep(
     (None: no member was). Entries without a sum are skipped.
     """
     from symshrink.repro.parse import parse_file
-    from symshrink.repro.render import render
-    from symshrink.widths import at_width, width
+    from symshrink.widths import width
 
     _check_options(timeout_s, ratio, twin_runs)
     results = []
-    with Judge(runner, twin_runs) as judge:
+    with Bench(runner, twin_runs) as bench:
         for entry in entries(corpus, names):
             model = parse_file(entry.minimal)
             own = width(model)
@@ -681,26 +597,9 @@ def sweep(
                 log.warning("%s: no free symbol, nothing to sweep", entry.name)
                 continue
             at = ratio or entry.ratio
-            settings = entry.case.torch_settings
-            points = []
-            for w in sorted(set(widths or range(1, own + 1))):
-                member = at_width(model, w)
-                if member is None:
-                    continue
-                judged = judge(entry, render(member), settings, at, timeout_s)
-                points.append(
-                    WidthPoint(
-                        width=w,
-                        free_symbols=len(member.hints),
-                        verdict=judged.verdict,
-                        entry_s=judged.entry_s,
-                        twin_s=judged.twin_s,
-                        ratio=judged.ratio,
-                        stopped=judged.stopped,
-                        detail=judged.detail,
-                    )
-                )
-                log.info("%s width %d: %s", entry.name, w, points[-1].verdict)
+            log.info("%s: its width family", entry.name)
+            rule = entry.rule(entry.case.torch_settings, at)
+            points = measure_widths(bench, model, widths or range(1, own + 1), rule, timeout_s)
             result = Sweep(entry.name, at, entry.clock, points)
             if record:
                 replace(entry.case, smallest_slow=result.record()).save(entry.path / CASE)

@@ -7,53 +7,56 @@ oracle's calibration) and the minimized script beside it; nothing is re-run for 
 
 The picture is the one thing measured here: the minimized repro's compile time against
 its number of free symbols, over a family of repros whose widest sum is cut to, or
-extended to, w symbols (`at_width`). Each member is retraced by the oracle's warm child
-(`symshrink.retrace` without the C++ compile, killed at a timeout), so a slowness that
-grows with the width shows as a curve, not as one number.
+extended to, w symbols (`at_width`). Each member is measured as `corpus sweep` measures
+one (`bench.measure_widths`): in the oracle's warm child without the C++ compile, to its
+end or a timeout, on the oracle's CPU clock, with the run's torch settings, against its
+own static twin; so a slowness that grows with the width shows as a curve beside R x the
+twin, not as one number.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import platform
 import re
 import shlex
-import tempfile
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from symshrink import installed_version, summary
-from symshrink.baseline import static_twin
+from symshrink.bench import Bench, Rule, measure_widths
+from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 from symshrink.graph import SymGraph
-from symshrink.oracle.calibrate import Calibration
-from symshrink.oracle.pool import WarmPool
-from symshrink.oracle.runner import Job, Limits, Run, Workload
-from symshrink.records import CALIBRATION, RunRecord, Side, load_calibration
+from symshrink.oracle.calibrate import DEFAULT_RATIO, Calibration
+from symshrink.records import (
+    CALIBRATION,
+    WIDTH_SWEEP,
+    RunRecord,
+    Side,
+    WidthPoint,
+    WidthSweep,
+    load_calibration,
+)
 from symshrink.repro.model import Repro
 from symshrink.repro.parse import parse_file, read_source
-from symshrink.repro.render import canonical_key, render
+from symshrink.repro.render import canonical_key
 from symshrink.standalone import is_standalone
-from symshrink.widths import at_width
 
 log = logging.getLogger(__name__)
 
 __all__ = [
     "DEFAULT_WIDTHS",
     "MinimizeRun",
-    "WidthPoint",
     "load_run",
-    "measure_widths",
     "plot_widths",
     "render_report",
     "write_report",
 ]
 
-SWEEP_JSON = "width_sweep.json"  # our measurements, reused by the next report of the run
 DEFAULT_WIDTHS = (2, 4, 8, 12, 16)
 _INLINE_LIMIT = 50_000  # characters of script worth pasting into an issue (GitHub: 65536)
 _CONFIG_LINE = re.compile(r"^torch\.[\w.]*config[\w.]* = .+$", re.MULTILINE)
@@ -97,73 +100,11 @@ def load_run(work_dir: Path, script: Path | None = None) -> MinimizeRun:
 # ------------------------------------------------------------------- the width family
 
 
-@dataclass(frozen=True)
-class WidthPoint:
-    """One member of the family, measured: phases in seconds, or why there are none."""
-
-    width: int  # terms in the widest sum
-    free_symbols: int
-    status: str  # "ok", "timeout" or "error"
-    seconds: float  # trace + compile (wall), or how long it ran before it was killed
-    phases: dict[str, float] = field(default_factory=dict)
-    detail: str = ""
-
-
-def measure_widths(
-    repro: Repro, widths: Sequence[int], *, timeout_s: float, scratch: Path | None = None
-) -> list[WidthPoint]:
-    """Retrace each family member once, in the oracle's warm child, killed at `timeout_s`."""
-    members = [(w, m) for w in sorted(set(widths)) if (m := at_width(repro, w)) is not None]
-    return _measure(members, timeout_s=timeout_s, scratch=scratch)
-
-
-def measure_twin(repro: Repro, *, timeout_s: float, scratch: Path | None = None) -> WidthPoint:
-    """The static twin of `repro`, measured like the widths (its seconds are theirs)."""
-    return _measure([(0, static_twin(repro))], timeout_s=timeout_s, scratch=scratch)[0]
-
-
-def _measure(
-    members: Sequence[tuple[int, Repro]], *, timeout_s: float, scratch: Path | None
-) -> list[WidthPoint]:
-    points: list[WidthPoint] = []
-    if not members:
-        return points
-    with tempfile.TemporaryDirectory(prefix="symshrink-widths-", dir=scratch) as tmp:
-        pool = WarmPool(slots=1)
-        try:
-            for width, model in members:
-                log.info("measuring width %d (%d free symbols)", width, len(model.hints))
-                job = Job.create(Path(tmp).resolve(), render(model), Workload())
-                try:
-                    run = pool.run(job, Limits(timeout_s=timeout_s))
-                finally:
-                    job.remove()
-                points.append(_point(width, len(model.hints), run))
-        finally:
-            pool.close()
-    return points
-
-
-def _point(width: int, free_symbols: int, run: Run) -> WidthPoint:
-    """A retrace child's run as a measured point."""
-    if run.exit.reason != "exited":
-        return WidthPoint(width, free_symbols, "timeout", run.exit.wall_s)
-    if run.error:
-        return WidthPoint(width, free_symbols, "error", 0.0, detail=run.error)
-    result = run.result or {}
-    total = result.get("trace_s", 0.0) + result.get("compile_s", 0.0)
-    return WidthPoint(width, free_symbols, "ok", total, dict(result.get("phases", {})))
-
-
 def plot_widths(
-    points: Sequence[WidthPoint],
-    phase: str,
-    path: Path,
-    title: str,
-    limit: tuple[float, str] | None = None,
+    points: Sequence[WidthPoint], phase: str, path: Path, title: str, ratio: float
 ) -> Path:
-    """A PNG of `phase` seconds and trace + compile seconds against free symbols, with the
-    limit of the verdict (seconds, label) as a horizontal line."""
+    """A PNG of `phase` seconds and the compile's CPU seconds against free symbols, with the
+    limit of the verdict, `ratio` x each member's twin, as a dotted line."""
     from matplotlib.figure import Figure  # the `report` extra; Agg renders without a display
     from matplotlib.ticker import MaxNLocator
 
@@ -172,18 +113,19 @@ def plot_widths(
     fig = Figure(figsize=(6.4, 4.0), dpi=100)
     ax = fig.subplots()
     xs = [p.free_symbols for p in ok]
-    ax.plot(xs, [p.phases.get(phase, 0.0) for p in ok], "o-", label=f"{phase} (slow phase)")
-    ax.plot(xs, [p.seconds for p in ok], "s--", label="trace + compile")
+    ax.plot(xs, [(p.phases or {}).get(phase, 0.0) for p in ok], "o-", label=f"{phase} (slow phase)")
+    ax.plot(xs, [p.entry_s for p in ok], "s--", label="compile, CPU s")
+    twins = [(p.free_symbols, ratio * p.twin_s) for p in ok if p.twin_s is not None]
+    if twins:
+        ax.plot(*zip(*twins, strict=True), ":", color="grey", label=f"{ratio:g}x its static twin")
     if killed:
         ax.plot(
             [p.free_symbols for p in killed],
-            [p.seconds for p in killed],
+            [p.entry_s for p in killed],
             "rx",
             markersize=10,
             label="killed at the timeout",
         )
-    if limit is not None:
-        ax.axhline(limit[0], color="grey", linestyle=":", label=limit[1])
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("free symbols")
     ax.set_ylabel("seconds (no C++ compile)")
@@ -229,11 +171,11 @@ def _slow_phase(run: MinimizeRun, points: Sequence[WidthPoint]) -> str | None:
     phases = [v.slow_phase for v in run.report.reverify_verdicts or () if v.slow_phase]
     if phases:
         return Counter(phases).most_common(1)[0][0]
-    ok = [p for p in points if p.status == "ok" and p.phases]
+    ok = [(p.entry_s or 0.0, p.phases) for p in points if p.status == "ok" and p.phases]
     if not ok:
         return None
-    widest = max(ok, key=lambda p: p.seconds)
-    return max(widest.phases, key=widest.phases.__getitem__)
+    _, phases = max(ok, key=lambda seconds_phases: seconds_phases[0])
+    return max(phases, key=phases.__getitem__)
 
 
 def _hot_spots(run: MinimizeRun) -> tuple[tuple[str, float], ...]:
@@ -404,7 +346,8 @@ def _widths_section(points: Sequence[WidthPoint], phase: str | None, picture: Pa
         ]
     lines.append(
         "The minimized repro with its widest sum cut to, or extended to, w symbols; each "
-        "retraced once with the relationships preserved, without the C++ compile."
+        "retraced once with the relationships preserved, without the C++ compile, and "
+        "judged against its own static twin as `symshrink corpus sweep` judges."
     )
     lines.append("")
     name = phase or "slow phase"
@@ -412,15 +355,22 @@ def _widths_section(points: Sequence[WidthPoint], phase: str | None, picture: Pa
         (
             str(p.free_symbols),
             str(p.width),
-            f"{p.phases[phase]:.2f}" if phase in p.phases else "—",
-            f"{p.seconds:.2f}" if p.status == "ok" else f"> {p.seconds:.0f}",
-            p.status + (f": {p.detail}" if p.detail else ""),
+            f"{p.phases[phase]:.2f}" if p.phases and phase in p.phases else "—",
+            _seconds(p),
+            p.status + (f": {p.detail}" if p.status == "error" else ""),
         )
         for p in points
     ]
-    header = ("free symbols", "sum width", f"{name} s", "trace + compile s", "status")
+    header = ("free symbols", "sum width", f"{name} s", "CPU s", "status")
     lines.append(_table(header, rows))
     return "\n".join(lines)
+
+
+def _seconds(point: WidthPoint) -> str:
+    """A member's CPU seconds: `> N` when the timeout stopped it, `—` when not measured."""
+    if point.entry_s is None:
+        return "—"
+    return f"{point.entry_s:.2f}" if point.status == "ok" else f"> {point.entry_s:.0f}"
 
 
 def _reproduce(run: MinimizeRun) -> str:
@@ -493,47 +443,60 @@ def write_report(
     points: list[WidthPoint] = []
     picture = None
     if plot:
-        points = _sweep(run, widths, timeout_s)
+        rule = _rule(run)
+        points = _sweep(run, widths, rule, timeout_s)
         phase = _slow_phase(run, points)
         if not any(p.status == "ok" for p in points):
             log.warning("no width could be measured: the report has no picture")
         elif phase is not None:
             title = f"{run.script.name}: {phase} vs free symbols"
             try:
-                picture = plot_widths(
-                    points, phase, output.with_suffix(".png"), title, _limit(run, timeout_s)
-                )
+                picture = plot_widths(points, phase, output.with_suffix(".png"), title, rule.ratio)
             except ImportError:
                 log.warning("matplotlib is missing (pip install 'symshrink[report]'): no picture")
     atomic_write(output, render_report(run, points, picture))
     return output
 
 
-def _limit(run: MinimizeRun, timeout_s: float) -> tuple[float, str] | None:
-    """The verdict's limit on the picture's scale: R x the result's static twin, measured
-    now like the widths (a width cut by pinning has that same twin)."""
-    ratio = run.report.ratio
-    if not ratio:
-        return None
-    twin = measure_twin(run.final, timeout_s=timeout_s, scratch=run.work_dir)
-    if twin.status != "ok":
-        return None
-    return ratio * twin.seconds, f"{ratio:g}x the static twin ({twin.seconds:.2f} s)"
+def _rule(run: MinimizeRun) -> Rule:
+    """The run's own: R (4 for a `--test` or absolute run), its control, clock, torch
+    settings and the original's hot spots."""
+    r, cal = run.report, run.calibration
+    return Rule(
+        ratio=r.ratio or DEFAULT_RATIO,
+        baseline=r.baseline or "static",
+        clock=cal.clock if cal is not None else "cpu",
+        reference=cal.signature() if cal is not None else None,
+        torch_settings=r.options.torch_settings,
+    )
 
 
-def _sweep(run: MinimizeRun, widths: Sequence[int], timeout_s: float) -> list[WidthPoint]:
-    """Measured points for `widths`, from the work dir's earlier sweep where it has them."""
-    key = canonical_key(run.final)
-    path = run.work_dir / SWEEP_JSON
+def _sweep(
+    run: MinimizeRun, widths: Sequence[int], rule: Rule, timeout_s: float
+) -> list[WidthPoint]:
+    """Measured points for `widths`, from the work dir's earlier sweep where it has them
+    (measured for the same model, by the same rule, with the same timeout)."""
+    path = run.work_dir / WIDTH_SWEEP
+    sweep = WidthSweep(
+        key=canonical_key(run.final),
+        timeout_s=timeout_s,
+        ratio=rule.ratio,
+        torch_settings=dict(rule.torch_settings),
+        points=(),
+    )
     known: dict[int, WidthPoint] = {}
     if path.exists():
-        data = json.loads(path.read_text())
-        if data.get("key") == key and data.get("timeout_s") == timeout_s:
-            ok = (p for p in data["points"] if p["status"] != "error")  # errors may pass
-            known = {p["width"]: WidthPoint(**p) for p in ok}
+        try:
+            earlier = WidthSweep.load(path)
+        except ReproError as e:
+            log.warning("%s; measuring again", e)
+        else:
+            if replace(earlier, points=()) == sweep:
+                known = {p.width: p for p in earlier.points if p.status != "error"}  # may pass
     todo = [w for w in widths if w not in known]
-    for p in measure_widths(run.final, todo, timeout_s=timeout_s, scratch=run.work_dir):
-        known[p.width] = p
-    data = {"key": key, "timeout_s": timeout_s, "points": [asdict(p) for p in known.values()]}
-    atomic_write(path, json.dumps(data, indent=2) + "\n")
+    if todo:
+        with Bench(scratch=run.work_dir) as bench:
+            for p in measure_widths(bench, run.final, todo, rule, timeout_s):
+                known[p.width] = p
+    replace(sweep, points=tuple(known.values())).save(path)
     return sorted((known[w] for w in set(widths) if w in known), key=lambda p: p.width)

@@ -228,6 +228,23 @@ def test_cli_report_without_plot(work: Path, tmp_path: Path) -> None:
     assert "## Time against" not in out.read_text()
 
 
+def test_cli_report_of_a_relative_run_dir_measures_its_widths(work: Path, tmp_path: Path):
+    """As users run it, from the run's directory: the width family is measured by the
+    oracle's children (in folders of their own) against each member's twin."""
+    shutil.copytree(work, tmp_path / work.name)
+    (tmp_path / work.name / "width_sweep.json").unlink()  # measured afresh
+    cmd = [sys.executable, "-m", "symshrink", "report", work.name, "-o", "relative.md"]
+    cmd += ["--widths", "2", "--timeout", "120"]
+    result = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert result.returncode == 0, result.stderr
+    text = (tmp_path / "relative.md").read_text()
+    assert re.search(r"^\| 2 \| 2 \| [\d.]+ \| [\d.]+ \| ok \|$", text, re.MULTILINE)
+    sweep = json.loads((tmp_path / work.name / "width_sweep.json").read_text())
+    (point,) = sweep["points"]
+    assert point["twin_s"] > 0
+    assert point["ratio"] == pytest.approx(point["entry_s"] / point["twin_s"], rel=0.05)
+
+
 def test_cli_report_of_a_non_run_is_one_line(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "symshrink", "report", str(tmp_path)],
