@@ -17,6 +17,7 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from symshrink.baseline import BaselineKind
 from symshrink.oracle import Calibration, CompileOracle, Judging, Workload
@@ -70,6 +71,17 @@ class Measured:
     ratio: float | None = None
     stopped: bool = False
     signature: tuple[str, ...] = ()
+
+    def judged(self) -> dict[str, Any]:
+        """The verdict and the times under the names a `WidthPoint` and a `Replay` give them."""
+        return {
+            "verdict": self.verdict,
+            "entry_s": self.entry_s,
+            "twin_s": self.twin_s,
+            "ratio": self.ratio,
+            "stopped": self.stopped,
+            "detail": self.detail,
+        }
 
 
 class Bench:
@@ -142,18 +154,9 @@ def measure_widths(
             continue
         measured = bench.measure(render(member), rule, timeout_s)
         run = measured.run
+        phases = run.phase_times if run is not None else None
         points.append(
-            WidthPoint(
-                width=w,
-                free_symbols=len(member.hints),
-                verdict=measured.verdict,
-                entry_s=measured.entry_s,
-                twin_s=measured.twin_s,
-                ratio=measured.ratio,
-                stopped=measured.stopped,
-                detail=measured.detail,
-                phases=run.phase_times if run is not None else None,
-            )
+            WidthPoint(width=w, free_symbols=len(member.hints), phases=phases, **measured.judged())
         )
         log.info("width %d (%d free symbols): %s", w, len(member.hints), measured.verdict)
     return points

@@ -436,19 +436,14 @@ def _replay_one(
     run = measured.run
     return Replay(
         name=entry.name,
-        verdict=measured.verdict,
         at_ratio=ratio,
-        entry_s=measured.entry_s,
-        twin_s=measured.twin_s,
-        ratio=measured.ratio,
-        stopped=measured.stopped,
         clock=entry.clock,
         slow_phase=run.slow_phase if run is not None else None,
         phases=run.phase_times if run is not None else {},
         signature=list(measured.signature),
         torch_settings=settings,
-        detail=measured.detail,
         wall_s=round(time.monotonic() - started, 3),
+        **measured.judged(),
     )
 
 
