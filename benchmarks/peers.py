@@ -55,7 +55,7 @@ sys.path.insert(0, str(ROOT))
 from symshrink import search  # noqa: E402 (the repo root goes on sys.path first)
 from symshrink.expr import free_symbol_names  # noqa: E402 (the repo root goes on sys.path first)
 from symshrink.graph import SymGraph  # noqa: E402 (the repo root goes on sys.path first)
-from symshrink.passes.symbols import Pin, apply_pins, pin_edits  # noqa: E402 (the repo root goes on sys.path first)
+from symshrink.passes.symbols import PIN, Pin, pin_edits  # noqa: E402 (the repo root goes on sys.path first)
 from symshrink.repro.model import Repro  # noqa: E402 (the repo root goes on sys.path first)
 from symshrink.repro.parse import parse  # noqa: E402 (the repo root goes on sys.path first)
 from symshrink.repro.render import render  # noqa: E402 (the repo root goes on sys.path first)
@@ -456,7 +456,7 @@ def run_ddmin(tool: Tool, case: Case, work: Path, limit_s: float) -> Run:
 
     def still_interesting(kept: tuple[Pin, ...]) -> bool:
         kept_set = set(kept)
-        model = apply_pins(original, [e for e in edits if e not in kept_set])
+        model = PIN.apply(original, [e for e in edits if e not in kept_set])
         if model is None:
             return False
         ok = judge(model)
@@ -471,7 +471,7 @@ def run_ddmin(tool: Tool, case: Case, work: Path, limit_s: float) -> Run:
             run.notes.append("the original is not interesting")
         else:
             kept = set(search.ddmin(edits, search.CountingPredicate(still_interesting)))
-            final = apply_pins(original, [e for e in edits if e not in kept])
+            final = PIN.apply(original, [e for e in edits if e not in kept])
             best[0] = final if final is not None else best[0]
     except _TimeUp:
         run.limit_hit = True

@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from symshrink import search
-from symshrink.passes.symbols import apply_pins, pin_edits
+from symshrink.passes.symbols import PIN, pin_edits
 from symshrink.reducer import Reducer
 from symshrink.repro.parse import parse_file
 from tests.fixtures_gen import generate
@@ -39,7 +39,7 @@ def pin_calls(repro, test, minimizer) -> tuple[int, set[str]]:
     """
     edits = pin_edits(repro)
     counted = search.CountingPredicate(
-        lambda kept: test(apply_pins(repro, [e for e in edits if e not in set(kept)]))
+        lambda kept: test(PIN.apply(repro, [e for e in edits if e not in set(kept)]))
     )
     kept = minimizer(edits, counted)
     return counted.calls, {e.symbol for e in kept}

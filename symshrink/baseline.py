@@ -23,7 +23,7 @@ from typing import Literal
 import sympy
 
 from symshrink.expr import evaluate
-from symshrink.passes.symbols import Pin, apply_pins
+from symshrink.passes.symbols import PIN, Pin
 from symshrink.repro.model import Repro
 from symshrink.repro.parse import parse
 from symshrink.repro.render import canonical_key, render
@@ -37,7 +37,7 @@ def static_twin(repro: Repro) -> Repro:
     Folding (`(16360//160) + 866` -> `968`) makes the twins of candidates that differ only
     in which symbols they had pinned the same script, hence the same key.
     """
-    pinned = apply_pins(repro, [Pin(s) for s in repro.hints])
+    pinned = PIN.apply(repro, [Pin(s) for s in repro.hints])
     if pinned is None:  # pinning keeps every value, so normalize cannot refuse it
         raise AssertionError("pinning every symbol to its hint changed a value")
     return pinned.map_exprs(_fold_constant)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from symshrink import search
 from symshrink.oracle.cache import Cache
 from symshrink.oracle.verdict import Verdict
-from symshrink.passes import Pass, all_passes
+from symshrink.passes import Pass, schedule
 from symshrink.passes.common import size
 from symshrink.repro.model import Repro
 from symshrink.repro.render import canonical_key
@@ -54,7 +54,7 @@ class Stats:
 
 @dataclass
 class Reducer:
-    """Reduce a model with `passes` while `test` holds.
+    """Reduce a model with the passes of `tiers` (the schedule) while `test` holds.
 
     `on_improve(repro)` is called after every accepted change (the CLI writes the best
     result so far to disk there), `on_call(stats, best)` after every test (progress).
@@ -64,7 +64,7 @@ class Reducer:
     """
 
     test: Test
-    passes: list[Pass] = field(default_factory=all_passes)
+    tiers: list[tuple[Pass, ...]] = field(default_factory=schedule)
     journal: Cache = field(default_factory=Cache)
     on_improve: Callable[[Repro], None] | None = None
     on_call: Callable[[Stats, Repro], None] | None = None
@@ -94,11 +94,10 @@ class Reducer:
 
     def _fixpoint(self, current: Repro) -> Repro:
         """Each pass to its own fixpoint, tier by tier; reopening progress restarts at tier 0."""
-        tiers = sorted({p.tier for p in self.passes})
         level = 0
-        while level < len(tiers):
+        while level < len(self.tiers):
             reopened = False
-            for p in (p for p in self.passes if p.tier == tiers[level]):
+            for p in self.tiers[level]:
                 while (improved := self._run_pass(p, current)) is not None:
                     current = improved
                     reopened |= p.reopens

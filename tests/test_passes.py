@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symshrink.expr import evaluate, parse_expr, torch_str
-from symshrink.passes import all_passes, constants, exprs, inputs, numbers, symbols
+from symshrink.passes import SCHEDULE, all_passes, constants, exprs, inputs, numbers, symbols
 from symshrink.passes.common import normalize, size
 from symshrink.repro.model import Repro, SymIntInput
 from tests.planted import planted_model
@@ -29,7 +29,7 @@ def only_expr(repro: Repro) -> str:
 
 def test_pin_replaces_symbol_by_hint_and_recomputes_hints() -> None:
     m = symint_model("((s0 + s1 + s2)//160) + 866", {"s0": 100, "s1": 200, "s2": 300})
-    out = symbols.apply_pins(m, [symbols.Pin("s1")])
+    out = symbols.PIN.apply(m, [symbols.Pin("s1")])
     assert dict(out.hints) == {"s0": 100, "s2": 300}
     assert only_expr(out) == "(((s0 + s2 + 200)//160)) + 866"
     assert out.inputs[0].hint == m.inputs[0].hint
@@ -37,10 +37,10 @@ def test_pin_replaces_symbol_by_hint_and_recomputes_hints() -> None:
 
 def test_merge_resolves_into_kept_symbol_and_refuses_chains() -> None:
     m = symint_model("s0*s1 + s2", {"s0": 3, "s1": 5, "s2": 7})
-    out = symbols.apply_merges(m, [symbols.Merge("s1", "s0")])
+    out = symbols.MERGE.apply(m, [symbols.Merge("s1", "s0")])
     assert only_expr(out) == "s0**2 + s2"
     assert out.inputs[0].hint == 3 * 3 + 7
-    assert symbols.apply_merges(m, [symbols.Merge("s1", "s0"), symbols.Merge("s0", "s2")]) is None
+    assert symbols.MERGE.apply(m, [symbols.Merge("s1", "s0"), symbols.Merge("s0", "s2")]) is None
 
 
 def test_expr_edits_drop_lift_fold() -> None:
@@ -55,18 +55,18 @@ def test_expr_edits_drop_lift_fold() -> None:
         ([exprs.Drop(add, 1), exprs.Lift(top, 0)], "s0"),
     ]
     for chosen, expected in table:
-        out = exprs.apply(m, chosen)
+        out = exprs.PASS.apply(m, chosen)
         assert out is not None and only_expr(out) == expected, chosen
     # Two replacements of one node conflict; dropping every term leaves nothing.
-    assert exprs.apply(m, [exprs.Lift(top, 0), exprs.Fold(top)]) is None
-    assert exprs.apply(m, [exprs.Drop(add, 0), exprs.Drop(add, 1)]) is None
+    assert exprs.PASS.apply(m, [exprs.Lift(top, 0), exprs.Fold(top)]) is None
+    assert exprs.PASS.apply(m, [exprs.Drop(add, 0), exprs.Drop(add, 1)]) is None
 
 
 def test_expr_edits_are_consistent_across_occurrences() -> None:
     """A sum that is both inside `k = S//160 + 866` and the SymInt `S` changes in both."""
     m = planted_model(4)
     total = m.inputs[5].expr
-    out = exprs.apply(m, [exprs.Drop(total, 0)])
+    out = exprs.PASS.apply(m, [exprs.Drop(total, 0)])
     assert out is not None
     assert out.inputs[5].expr == total - total.args[0]
     assert out.inputs[4].expr == m.inputs[4].expr.xreplace({total: total - total.args[0]})
@@ -76,29 +76,29 @@ def test_expr_edits_are_consistent_across_occurrences() -> None:
 def test_values_must_not_cross_into_specialized_sizes() -> None:
     m = symint_model("s0 - s1", {"s0": 10, "s1": 9})
     assert normalize(m) is not None
-    assert exprs.apply(m, [exprs.Fold(parse_expr("s0 - s1"))]) is not None  # value kept: 1
+    assert exprs.PASS.apply(m, [exprs.Fold(parse_expr("s0 - s1"))]) is not None  # value kept: 1
     e = parse_expr("s0 - s1 + 5")
     m2 = symint_model("s0 - s1 + 5", {"s0": 10, "s1": 9})
     # Dropping s0 gives -9 + 5 < 0: refused before any test runs.
-    assert exprs.apply(m2, [exprs.Drop(e, e.args.index(parse_expr("s0")))]) is None
+    assert exprs.PASS.apply(m2, [exprs.Drop(e, e.args.index(parse_expr("s0")))]) is None
 
 
 def test_shrink_hints_keeps_distinct_symbols_distinct() -> None:
     m = symint_model("s0 + s1", {"s0": 8, "s1": 4})
-    assert numbers.apply(m, [numbers.Halve("s0")]) is None  # 4 would equal s1
-    out = numbers.apply(m, [numbers.Halve("s0"), numbers.Halve("s1")])
+    assert numbers.PASS.apply(m, [numbers.Halve("s0")]) is None  # 4 would equal s1
+    out = numbers.PASS.apply(m, [numbers.Halve("s0"), numbers.Halve("s1")])
     assert dict(out.hints) == {"s0": 4, "s1": 2}
     assert numbers.edits(out) == [numbers.Halve("s0")]  # s1 = 2 cannot halve to 1
 
 
 def test_drop_outputs_removes_dead_code_then_inputs_can_go() -> None:
     m = planted_model(3)
-    out = inputs.apply_output_drops(m, [inputs.DropOutput(0), inputs.DropOutput(1)])
+    out = inputs.DROP_OUTPUTS.apply(m, [inputs.DropOutput(0), inputs.DropOutput(1)])
     assert out is not None
     assert "sum_0" not in out.module_source and "sum_2" in out.module_source
     drops = inputs.input_edits(out)
     assert [d.name for d in drops] == ["arg0_1", "arg1_1", "arg4_1"]
-    smaller = inputs.apply_input_drops(out, drops)
+    smaller = inputs.DROP_INPUTS.apply(out, drops)
     assert [x.name for x in smaller.inputs] == ["arg2_1", "arg3_1"]
     assert [s.name for s in smaller.storages] == ["buf2"]
 
@@ -134,7 +134,7 @@ def test_bypass_pass_on_a_model_shrinks_it() -> None:
     m = planted_model(3)
     edits = inputs.bypass_edits(m)
     assert [e.node for e in edits] == ["sum_0", "sum_1", "sum_2", "iota"]
-    out = inputs.apply_bypasses(m, edits[:1])
+    out = inputs.BYPASS_NODES.apply(m, edits[:1])
     assert out is not None and size(out) < size(m)
     assert "sum_0" not in out.module_source and "return (arg0_1, sum_1" in out.module_source
 
@@ -163,7 +163,7 @@ def test_constant_symints_are_inlined_into_the_graph() -> None:
         module_source=SLICES,
     )
     assert constants.edits(m) == [constants.Inline("p"), constants.Inline("q")]  # k has s0
-    out = constants.apply(m, [constants.Inline("p"), constants.Inline("q")])
+    out = constants.PASS.apply(m, [constants.Inline("p"), constants.Inline("q")])
     assert out is not None and size(out) < size(m)
     assert [x.name for x in out.inputs] == ["x", "k"]
     body = [line.strip() for line in out.module_source.splitlines()]
@@ -174,8 +174,8 @@ def test_constant_symints_are_inlined_into_the_graph() -> None:
 
 def test_every_pass_is_registered() -> None:
     passes = all_passes()
-    assert [p.tier for p in passes] == sorted(p.tier for p in passes)
     names = [p.name for p in passes]
+    assert names == [name for tier in SCHEDULE for name in tier]  # in tier order
     assert {
         "pin-symbols",
         "merge-symbols",

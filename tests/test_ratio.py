@@ -19,7 +19,7 @@ import symshrink.minimize as minimize_mod
 from symshrink.baseline import control, static_twin
 from symshrink.oracle import CompileOracle, Judging
 from symshrink.oracle.runner import Exit, Job, Limits, Run
-from symshrink.passes.symbols import Pin, apply_pins
+from symshrink.passes.symbols import PIN, Pin
 from symshrink.records import CONTROLS, REPORT, RunOptions, RunRecord, Side
 from symshrink.repro.parse import parse, parse_file
 from symshrink.repro.render import canonical_key, render
@@ -84,8 +84,8 @@ def test_static_twin_pins_every_symbol_and_folds_constants(repro: Path) -> None:
     assert all(e.is_Integer for e in twin.input_exprs())
     # Twins of candidates that pinned different symbols are one script, one key.
     names = list(model.hints)
-    a = apply_pins(model, [Pin(names[0])])
-    b = apply_pins(model, [Pin(names[1]), Pin(names[2])])
+    a = PIN.apply(model, [Pin(names[0])])
+    b = PIN.apply(model, [Pin(names[1]), Pin(names[2])])
     assert a is not None and b is not None
     assert render(static_twin(a)) == render(twin) == render(static_twin(b))
     assert control(render(a), "static").key == control(render(b), "static").key
@@ -121,7 +121,7 @@ def test_a_twin_is_measured_once_per_canonical_form(repro: Path, tmp_path: Path)
     model = parse_file(repro)
     names = list(model.hints)
     calibrated = len(runner.controls())
-    pinned = [apply_pins(model, [Pin(n) for n in names[:k]]) for k in (4, 8, 13)]
+    pinned = [PIN.apply(model, [Pin(n) for n in names[:k]]) for k in (4, 8, 13)]
     verdicts = oracle.many([render(m) for m in pinned if m is not None])
     assert len(runner.controls()) == calibrated  # they all share the original's twin
     # 12 symbols: 1 + 0.2 * 144 = 29.8 s >= 4 s; 3 symbols: 2.8 s < 4 s
@@ -129,7 +129,7 @@ def test_a_twin_is_measured_once_per_canonical_form(repro: Path, tmp_path: Path)
     assert all(v.baseline_s == BASE_S for v in verdicts)
     assert verdicts[2].ratio == pytest.approx(2.8) and not verdicts[2].stopped
     # A candidate with other values has a twin of its own, measured once.
-    changed = apply_pins(model.replace(hints={**model.hints, names[0]: 999}), [Pin(names[1])])
+    changed = PIN.apply(model.replace(hints={**model.hints, names[0]: 999}), [Pin(names[1])])
     assert changed is not None
     oracle(render(changed))
     oracle(render(changed))  # the second time from the oracle's memo
@@ -146,7 +146,7 @@ def test_a_slow_first_run_is_confirmed_against_a_twin_measured_now(
         repro.read_text(), runner=runner, judging=judging, ratio=4.0, scratch=tmp_path
     )
     model = parse_file(repro)
-    candidate = apply_pins(model, [Pin(n) for n in list(model.hints)[:4]])  # 12 symbols: slow
+    candidate = PIN.apply(model, [Pin(n) for n in list(model.hints)[:4]])  # 12 symbols: slow
     assert candidate is not None
     before = len(runner.controls())
     verdict = oracle(render(candidate))
@@ -163,7 +163,7 @@ def test_an_absolute_threshold_still_works(repro: Path, tmp_path: Path) -> None:
     assert runner.controls() == [] and oracle.calibration.ratio is None
     assert {lim.kill_at for _, _, lim in runner.runs} == {3.0}
     model = parse_file(repro)
-    fast = apply_pins(model, [Pin(n) for n in list(model.hints)[:14]])  # 2 symbols: 1.8 s
+    fast = PIN.apply(model, [Pin(n) for n in list(model.hints)[:14]])  # 2 symbols: 1.8 s
     assert fast is not None
     verdict = oracle(render(fast))
     assert verdict.status == "fast" and verdict.ratio is None and verdict.baseline_s is None

@@ -5,8 +5,8 @@ The reducer asks a list minimizer which edits it can apply together while the re
 interesting, so one pass contract serves pinning symbols, dropping terms, dropping
 inputs and graph outputs alike. Passes never import torch.
 
-A new pass is one module here defining `PASS = Pass(...)` (or `PASSES = [...]`) and its
-test; `all_passes()` finds it, with no registry edited elsewhere.
+A new pass is one module here defining `PASS = Pass(...)` (or `PASSES = [...]`), its
+test, and its name in `SCHEDULE`.
 """
 
 from __future__ import annotations
@@ -16,38 +16,64 @@ import pkgutil
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
+from symshrink.passes.common import normalize
 from symshrink.repro.model import Repro
 
 Edit = Hashable
 EditsFn = Callable[[Repro], list[Edit]]
-ApplyFn = Callable[[Repro, Sequence[Edit]], Repro | None]
+RewriteFn = Callable[[Repro, Sequence[Edit]], Repro | None]
+
+SCHEDULE: tuple[tuple[str, ...], ...] = (
+    ("pin-symbols",),
+    ("drop-inputs", "drop-outputs", "inline-constants", "simplify-exprs"),
+    ("bypass-nodes", "merge-symbols"),
+    ("shrink-hints",),
+)
+"""The passes tier by tier. Lower tiers run first and again whenever a later tier makes
+progress. Pinning free symbols comes first: on a width-driven original each symbol gone
+makes every later call cheaper; dropping outputs and inputs and simplifying expressions
+come next, fine rewrites after, shrinking numbers last."""
 
 
 @dataclass(frozen=True)
 class Pass:
     """`edits(m)` proposes; `apply(m, subset)` makes a smaller model, or None if invalid.
 
-    `tier` orders passes: lower tiers run first and again whenever a later tier makes
-    progress. Pinning free symbols comes first (tier 0): on a width-driven original each
-    symbol gone makes every later call cheaper; dropping outputs and inputs and
-    simplifying expressions (tier 1) come next, fine rewrites after.
-    A pass whose changes cannot enable earlier passes (shrinking numbers) sets
-    `reopens=False`, so its progress does not send the reducer back to tier 0.
+    `rewrite(m, subset)` makes the edits (None if they conflict); `apply` normalizes what
+    it made, for every pass alike. A pass whose changes cannot enable earlier passes
+    (shrinking numbers) sets `reopens=False`, so its progress does not send the reducer
+    back to the first tier.
     """
 
     name: str
-    tier: int
     edits: EditsFn
-    apply: ApplyFn
+    rewrite: RewriteFn
     reopens: bool = True
+
+    def apply(self, repro: Repro, edits: Sequence[Edit]) -> Repro | None:
+        """The model with `edits` made and normalized (see `normalize`), or None."""
+        rewritten = self.rewrite(repro, edits)
+        return None if rewritten is None else normalize(rewritten)
+
+
+def schedule() -> list[tuple[Pass, ...]]:
+    """Every pass defined in this package, tier by tier as `SCHEDULE` orders them.
+
+    A pass defined but not scheduled, or scheduled but not defined, is a programming
+    error: it would silently never run."""
+    found: dict[str, Pass] = {}
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        defined = [*getattr(module, "PASSES", []), *filter(None, [getattr(module, "PASS", None)])]
+        found.update((p.name, p) for p in defined)
+    scheduled = [name for tier in SCHEDULE for name in tier]
+    if sorted(found) != sorted(scheduled):
+        raise RuntimeError(
+            f"passes defined {sorted(found)} but scheduled {sorted(scheduled)} (SCHEDULE)"
+        )
+    return [tuple(found[name] for name in tier) for tier in SCHEDULE]
 
 
 def all_passes() -> list[Pass]:
-    """Every pass defined in this package, by tier then name."""
-    found: list[Pass] = []
-    for info in pkgutil.iter_modules(__path__):
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        found.extend(getattr(module, "PASSES", []))
-        if hasattr(module, "PASS"):
-            found.append(module.PASS)
-    return sorted(found, key=lambda p: (p.tier, p.name))
+    """Every pass, in the order of the schedule."""
+    return [p for tier in schedule() for p in tier]

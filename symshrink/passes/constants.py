@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from symshrink.passes import Pass
-from symshrink.passes.common import normalize, placeholders
+from symshrink.passes.common import placeholders
 from symshrink.repro import source
 from symshrink.repro.model import Repro, SymIntInput
 
@@ -35,7 +35,7 @@ def edits(repro: Repro) -> list[Inline]:
     ]
 
 
-def apply(repro: Repro, chosen: Sequence[Inline]) -> Repro | None:
+def rewrite(repro: Repro, chosen: Sequence[Inline]) -> Repro:
     names = {e.name for e in chosen}
     pairs = placeholders(repro)
     values = {
@@ -45,7 +45,7 @@ def apply(repro: Repro, chosen: Sequence[Inline]) -> Repro | None:
     }
     inputs = tuple(x for p, x in pairs if p not in values)
     code = source.inline_params(repro.module_source, values)
-    return normalize(repro.replace(inputs=inputs, module_source=code))
+    return repro.replace(inputs=inputs, module_source=code)
 
 
-PASS = Pass("inline-constants", 1, edits, apply)
+PASS = Pass("inline-constants", edits, rewrite)

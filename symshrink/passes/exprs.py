@@ -16,7 +16,6 @@ import sympy
 from symshrink.errors import ExprError
 from symshrink.expr import evaluate, free_symbol_names
 from symshrink.passes import Pass
-from symshrink.passes.common import normalize
 from symshrink.repro.model import Repro
 
 
@@ -71,7 +70,7 @@ def edits(repro: Repro) -> list[ExprEdit]:
     return out
 
 
-def apply(repro: Repro, chosen: Sequence[ExprEdit]) -> Repro | None:
+def rewrite(repro: Repro, chosen: Sequence[ExprEdit]) -> Repro | None:
     drops: dict[sympy.Expr, set[int]] = {}
     replace: dict[sympy.Expr, ExprEdit] = {}
     for e in chosen:
@@ -107,9 +106,9 @@ def apply(repro: Repro, chosen: Sequence[ExprEdit]) -> Repro | None:
     if any(free_symbol_names(e.node) - repro.hints.keys() for e in replace.values()):
         return None  # unbacked symbols have no value to fold to
     try:
-        return normalize(repro.map_exprs(rebuild))
+        return repro.map_exprs(rebuild)
     except ExprError:
         return None  # folding divided by zero
 
 
-PASS = Pass("simplify-exprs", 1, edits, apply)
+PASS = Pass("simplify-exprs", edits, rewrite)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from symshrink.passes import Pass
-from symshrink.passes.common import normalize, placeholders
+from symshrink.passes.common import placeholders
 from symshrink.repro import source
 from symshrink.repro.model import Repro, TensorInput
 
@@ -39,22 +39,22 @@ def output_edits(repro: Repro) -> list[DropOutput]:
     return [DropOutput(i) for i in range(n)] if n > 1 else []
 
 
-def apply_output_drops(repro: Repro, edits: Sequence[DropOutput]) -> Repro | None:
+def rewrite_output_drops(repro: Repro, edits: Sequence[DropOutput]) -> Repro | None:
     code = source.drop_outputs(repro.module_source, [e.index for e in edits])
     if code is None:
         return None
-    return normalize(repro.replace(module_source=code))
+    return repro.replace(module_source=code)
 
 
 def bypass_edits(repro: Repro) -> list[BypassNode]:
     return [BypassNode(n, x) for n, x in source.bypassable(repro.module_source)]
 
 
-def apply_bypasses(repro: Repro, edits: Sequence[BypassNode]) -> Repro | None:
+def rewrite_bypasses(repro: Repro, edits: Sequence[BypassNode]) -> Repro | None:
     code = source.bypass(repro.module_source, [(e.node, e.operand) for e in edits])
     if code is None:
         return None
-    return normalize(repro.replace(module_source=code))
+    return repro.replace(module_source=code)
 
 
 def input_edits(repro: Repro) -> list[DropInput]:
@@ -63,21 +63,18 @@ def input_edits(repro: Repro) -> list[DropInput]:
     return [DropInput(p) for p, _ in placeholders(repro) if p not in used]
 
 
-def apply_input_drops(repro: Repro, edits: Sequence[DropInput]) -> Repro | None:
+def rewrite_input_drops(repro: Repro, edits: Sequence[DropInput]) -> Repro:
     names = {e.name for e in edits}
     inputs = tuple(x for p, x in placeholders(repro) if p not in names)
     storages_used = {x.storage for x in inputs if isinstance(x, TensorInput)}
-    return normalize(
-        repro.replace(
-            inputs=inputs,
-            storages=tuple(s for s in repro.storages if s.name in storages_used),
-            module_source=source.drop_params(repro.module_source, names),
-        )
+    return repro.replace(
+        inputs=inputs,
+        storages=tuple(s for s in repro.storages if s.name in storages_used),
+        module_source=source.drop_params(repro.module_source, names),
     )
 
 
-PASSES = [
-    Pass("drop-outputs", 1, output_edits, apply_output_drops),
-    Pass("drop-inputs", 1, input_edits, apply_input_drops),
-    Pass("bypass-nodes", 2, bypass_edits, apply_bypasses),
-]
+DROP_OUTPUTS = Pass("drop-outputs", output_edits, rewrite_output_drops)
+DROP_INPUTS = Pass("drop-inputs", input_edits, rewrite_input_drops)
+BYPASS_NODES = Pass("bypass-nodes", bypass_edits, rewrite_bypasses)
+PASSES = [DROP_OUTPUTS, DROP_INPUTS, BYPASS_NODES]

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from symshrink.passes import Pass
-from symshrink.passes.common import normalize
 from symshrink.repro.model import Repro
 
 MIN_HINT = 2
@@ -28,13 +27,13 @@ def edits(repro: Repro) -> list[Halve]:
     return [Halve(s) for s in names if repro.hints[s] // 2 >= MIN_HINT]
 
 
-def apply(repro: Repro, chosen: Sequence[Halve]) -> Repro | None:
+def rewrite(repro: Repro, chosen: Sequence[Halve]) -> Repro | None:
     hints = dict(repro.hints)
     for e in chosen:
         hints[e.symbol] //= 2
     if len(set(hints.values())) < len(set(repro.hints.values())):
         return None  # two distinct symbols would now share a hint
-    return normalize(repro.replace(hints=hints))
+    return repro.replace(hints=hints)
 
 
-PASS = Pass("shrink-hints", 3, edits, apply, reopens=False)
+PASS = Pass("shrink-hints", edits, rewrite, reopens=False)

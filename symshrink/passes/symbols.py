@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from symshrink.expr import symbol
 from symshrink.graph import SymGraph
 from symshrink.passes import Pass
-from symshrink.passes.common import normalize, substitute_model
+from symshrink.passes.common import substitute_model
 from symshrink.repro.model import Repro
 
 
@@ -32,9 +32,9 @@ def pin_edits(repro: Repro) -> list[Pin]:
     return [Pin(s) for s in SymGraph(repro).symbols_by_use()]
 
 
-def apply_pins(repro: Repro, edits: Sequence[Pin]) -> Repro | None:
+def rewrite_pins(repro: Repro, edits: Sequence[Pin]) -> Repro:
     mapping = {e.symbol: repro.hints[e.symbol] for e in edits}
-    return normalize(substitute_model(repro, mapping))
+    return substitute_model(repro, mapping)
 
 
 def merge_edits(repro: Repro) -> list[Merge]:
@@ -51,16 +51,15 @@ def merge_edits(repro: Repro) -> list[Merge]:
     return edits
 
 
-def apply_merges(repro: Repro, edits: Sequence[Merge]) -> Repro | None:
+def rewrite_merges(repro: Repro, edits: Sequence[Merge]) -> Repro | None:
     """Merge targets must themselves stay, so chains resolve in one substitution."""
     dropped = {e.drop for e in edits}
     if any(e.keep in dropped for e in edits):
         return None
     mapping = {e.drop: symbol(e.keep) for e in edits}
-    return normalize(substitute_model(repro, mapping))
+    return substitute_model(repro, mapping)
 
 
-PASSES = [
-    Pass("pin-symbols", 0, pin_edits, apply_pins),
-    Pass("merge-symbols", 2, merge_edits, apply_merges),
-]
+PIN = Pass("pin-symbols", pin_edits, rewrite_pins)
+MERGE = Pass("merge-symbols", merge_edits, rewrite_merges)
+PASSES = [PIN, MERGE]
