@@ -513,7 +513,7 @@ def measure(text: str) -> dict[str, Any]:
         # The model as symshrink renders it: comparable across tools whatever else a file
         # carries (symshrink's own output embeds a ~14 KB self-contained runner).
         rendered_bytes=len(render(model).encode()),
-        expr_ops=SymGraph(model).width().expr_ops,
+        expr_ops=SymGraph(model).sizes().expr_ops,
         symbols=sorted(used),
     )
     return result

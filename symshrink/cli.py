@@ -545,11 +545,11 @@ def sympy_repro(
 
     target = out or repro.with_name(f"{repro.stem}.sympy.py")
     try:
-        outcome = sr.build(repro, target, threshold=threshold, timeout=timeout, do_shrink=shrink)
+        built = sr.build(repro, target, threshold=threshold, timeout=timeout, do_shrink=shrink)
     except sr.CaptureError as e:
         typer.echo(f"symshrink: error: {e}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(outcome.summary(), nl=False)
+    typer.echo(built.summary(), nl=False)
 
 
 @app.command(epilog="Exit codes: 0 compiled, 1 the retrace or compile failed, 2 bad input.")

@@ -19,8 +19,9 @@ from symshrink.repro.model import Input, Repro, Storage, SymIntInput, TensorInpu
 
 
 @dataclass(frozen=True)
-class Width:
-    """How wide a repro is: what the reducer shrinks and reports show."""
+class Sizes:
+    """A repro's sizes: what the reducer shrinks and reports show (the width of
+    `widths.py` is another thing: the terms of the widest sum)."""
 
     free_symbols: int
     symints: int
@@ -93,10 +94,10 @@ class SymGraph:
         """Free symbols, least used first: the cheapest to pin come first."""
         return sorted(self.repro.hints, key=lambda s: (self.graph.out_degree(s), s))
 
-    def width(self) -> Width:
+    def sizes(self) -> Sizes:
         exprs = list(self.repro.input_exprs())
         symints = [x for _, x in self.repro.symints()]
-        return Width(
+        return Sizes(
             free_symbols=len(self.repro.hints),
             symints=len(symints),
             derived_symints=sum(

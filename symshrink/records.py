@@ -205,7 +205,7 @@ class Side(_Record):
     @classmethod
     def of(cls, repro: Repro) -> Side:
         """The sizes of a model, unmeasured."""
-        sizes = SymGraph(repro).width()
+        sizes = SymGraph(repro).sizes()
         return cls(
             free_symbols=sizes.free_symbols,
             symints=sizes.symints,

@@ -188,13 +188,13 @@ def retrace(
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     path = Path(script)
     repro = parse_file(path)
-    run = _Run(path, repro, mode, no_native_compile, device)
+    retrace = _Retrace(path, repro, mode, no_native_compile, device)
     settings = resolve_settings(torch_settings or {})
-    run.execute(settings)
-    return run.result
+    retrace.execute(settings)
+    return retrace.result
 
 
-class _Run:
+class _Retrace:
     """One retrace: load the script, build inputs, trace, compile, fill `result`."""
 
     def __init__(

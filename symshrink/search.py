@@ -88,7 +88,7 @@ def _distinct(items: Iterable[T]) -> tuple[T, ...]:
     return frozen
 
 
-class _Run(Generic[T]):
+class _KeptList(Generic[T]):
     """The current kept list plus what is known about it.
 
     ``version`` counts successful removals; ``_needed_at[x] == version`` means removing
@@ -211,14 +211,14 @@ def probdd(items: Iterable[T], test: Predicate[T], *, p0: float = 0.1) -> tuple[
     """
     if not 0.0 < p0 < 1.0:
         raise ValueError(f"p0 must be in (0, 1), got {p0}")
-    run = _Run(_distinct(items), test)
-    prob = dict.fromkeys(run.kept, p0)
+    state = _KeptList(_distinct(items), test)
+    prob = dict.fromkeys(state.kept, p0)
     while True:
-        order = sorted((x for x in run.kept if prob[x] < 1.0), key=prob.__getitem__)
+        order = sorted((x for x in state.kept if prob[x] < 1.0), key=prob.__getitem__)
         if not order:
             break
         group = order[: _best_prefix([prob[x] for x in order])]
-        if run.try_remove(group):
+        if state.try_remove(group):
             continue
         if len(group) == 1:
             prob[group[0]] = 1.0
@@ -228,7 +228,7 @@ def probdd(items: Iterable[T], test: Predicate[T], *, p0: float = 0.1) -> tuple[
             survive *= 1.0 - prob[x]
         for x in group:
             prob[x] = min(1.0, prob[x] / (1.0 - survive))
-    return run.sweep()
+    return state.sweep()
 
 
 def bisect_dd(items: Iterable[T], test: Predicate[T]) -> tuple[T, ...]:
@@ -250,9 +250,9 @@ def bisect_dd(items: Iterable[T], test: Predicate[T]) -> tuple[T, ...]:
 
     Ends with a 1-minimality sweep that only retests items whose evidence is stale.
     """
-    run = _Run(_distinct(items), test)
-    total = len(run.kept)
-    unresolved = list(run.kept)
+    state = _KeptList(_distinct(items), test)
+    total = len(state.kept)
+    unresolved = list(state.kept)
     found = hits = misses = last_removed = 0
     probe = False
     while unresolved:
@@ -263,7 +263,7 @@ def bisect_dd(items: Iterable[T], test: Predicate[T]) -> tuple[T, ...]:
         else:
             size = max((total - len(unresolved)) // found, 2 * last_removed, 1)
         group, rest = unresolved[:size], unresolved[size:]
-        if run.try_remove(group):
+        if state.try_remove(group):
             unresolved, last_removed = rest, len(group)
             misses += probe
             probe = False
@@ -273,15 +273,15 @@ def bisect_dd(items: Iterable[T], test: Predicate[T]) -> tuple[T, ...]:
         # Invariant: removing `group` from the current list fails.
         while len(group) > 1:
             left, right = group[: len(group) // 2], group[len(group) // 2 :]
-            if run.try_remove(left):
+            if state.try_remove(left):
                 group = right
             else:
                 group, rest = left, right + rest
-        run.mark_needed(group[0])
+        state.mark_needed(group[0])
         found += 1
         unresolved = rest
         probe = hits >= misses
-    return run.sweep()
+    return state.sweep()
 
 
 def find_integer(f: Callable[[int], bool]) -> int:
@@ -311,27 +311,27 @@ def greedy_chunks(items: Iterable[T], test: Predicate[T]) -> tuple[T, ...]:
     come in long runs. Passes repeat until one removes nothing, so the result is
     1-minimal; items already known needed in the current list are not retested.
     """
-    run = _Run(_distinct(items), test)
+    state = _KeptList(_distinct(items), test)
     changed = True
     while changed:
         changed = False
         i = 0
-        while i < len(run.kept):
-            if run.known_needed(run.kept[i]):
+        while i < len(state.kept):
+            if state.known_needed(state.kept[i]):
                 i += 1
                 continue
-            base = tuple(run.kept)
+            base = tuple(state.kept)
 
             def removable(k: int, base: tuple[T, ...] = base, i: int = i) -> bool:
-                return i + k <= len(base) and run.check(base[i : i + k])
+                return i + k <= len(base) and state.check(base[i : i + k])
 
             k = find_integer(removable)
             if k:
-                run.commit(base[i : i + k])
+                state.commit(base[i : i + k])
                 changed = True
             else:
                 i += 1
-    return tuple(run.kept)
+    return tuple(state.kept)
 
 
 Minimizer = Callable[[Iterable[T], Predicate[T]], tuple[T, ...]]

@@ -49,7 +49,7 @@ def summary(repro: Repro) -> dict[str, Any]:
         ],
         "n_inputs": len(repro.inputs),
         "unused_symbols": graph.unused_symbols(),
-        "width": graph.width().as_dict(),
+        "width": graph.sizes().as_dict(),  # the JSON key inspect has always printed
         "warnings": warnings(repro),
     }
 

@@ -51,9 +51,9 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "DEFAULT_FUNCTIONS",
+    "Built",
     "Call",
     "CaptureError",
-    "Outcome",
     "Shrunk",
     "abstract_torch",
     "build",
@@ -570,7 +570,7 @@ def write_script(path: Path, call: Call, *, source: str | None = None) -> None:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Built:
     """What `build` wrote and measured, for the command's summary."""
 
     out: Path
@@ -607,7 +607,7 @@ def build(
     timeout: float = 900.0,
     do_shrink: bool = True,
     functions: Sequence[str] = DEFAULT_FUNCTIONS,
-) -> Outcome:
+) -> Built:
     """Capture, write `out` for the slowest renderable call, verify it, shrink it.
 
     The unshrunk script goes to `out` (without shrinking) or `OUT.full.py`. The default
@@ -630,16 +630,16 @@ def build(
     if error:
         log.warning("%s failed: %s", full, error)
     if not do_shrink or standalone is None:
-        return Outcome(out, full, call, standalone, None, None, skipped)
+        return Built(out, full, call, standalone, None, None, skipped)
     limit = threshold if threshold is not None else 0.5 * min(call.seconds, standalone)
     if standalone < limit:
         log.warning(
             "%s took %.3f s, under the threshold %.3f s: not shrunk", full, standalone, limit
         )
-        return Outcome(out, full, call, standalone, None, limit, skipped)
+        return Built(out, full, call, standalone, None, limit, skipped)
     result = shrink(call, threshold=limit, timeout=timeout)
     write_script(out, result.call, source=repro.name)
-    return Outcome(out, full, call, standalone, result, limit, skipped)
+    return Built(out, full, call, standalone, result, limit, skipped)
 
 
 if __name__ == "__main__":

@@ -83,7 +83,7 @@ def test_graph_views(fixtures: dict) -> None:
     for s in repro.hints:
         for user in g.users(s):
             assert order.index(s) < order.index(f"in{user}")
-    assert g.width().free_symbols == len(repro.hints)
+    assert g.sizes().free_symbols == len(repro.hints)
     assert g.to_dot().startswith("digraph")
     assert g.to_mermaid().startswith("graph LR")
 
