@@ -10,7 +10,8 @@ of distinct calls. Wrap the predicate in :class:`CountingPredicate` to count the
 answer repeats from a memo; :func:`minimize` does that for you.
 
 Strategies, measured on the planted suite (needed set K of k random items among n, for
-n in 16/64/256 and k in 1/3/5; totals over n >= 64; see ``tests/test_search.py``):
+n in 16/64/256 and k in 1/3/5; totals over n >= 64; ``benchmarks/search_calls.py``
+prints the tables, ``tests/test_search.py`` asserts the claims):
 
 - ``ddmin`` — Zeller's ddmin, complements first; the baseline.
 - ``probdd`` — ProbDD (Wang et al., FSE 2021), faithful, plus a 1-minimality sweep:
@@ -234,7 +235,7 @@ def probdd(items: Iterable[T], test: Predicate[T], *, p0: float = 0.1) -> tuple[
 def bisect_dd(items: Iterable[T], test: Predicate[T]) -> tuple[T, ...]:
     """ProbDD's expected-gain rule with p learnt from the run, plus bisection of failures.
 
-    Why each part (all measured in tests/test_search.py):
+    Why each part (all measured by benchmarks/search_calls.py):
 
     - Group size: with one p for all unresolved items, s·(1 - p)^s peaks at s = ⌊1/p⌋;
       p is estimated as needed-found / items-resolved, so the group is the mean number

@@ -4,11 +4,9 @@ predicates, and call counts (the cost that matters when each call is a compile).
 from __future__ import annotations
 
 import math
-import random
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable
 
 import pytest
 from hypothesis import given, settings
@@ -16,33 +14,23 @@ from hypothesis import strategies as st
 
 from symshrink.search import STRATEGIES, CountingPredicate, find_integer, minimize
 from symshrink.speculate import Speculation, speculate
+from tests.planted_lists import (
+    Test,
+    in_order,
+    mixed_calls,
+    planted,
+    planted_calls,
+    speculation_calls,
+    suite_total,
+)
 
 NAMES = [*STRATEGIES, "auto"]
-Test = Callable[[tuple[int, ...]], bool]
-
-
-def planted(needed: Iterable[int]) -> Test:
-    """Interesting iff every needed item is kept: exactly one minimal answer."""
-    wanted = frozenset(needed)
-    return lambda kept: wanted <= set(kept)
-
-
-def in_order(items: tuple[int, ...], chosen: Iterable[int]) -> tuple[int, ...]:
-    chosen = set(chosen)
-    return tuple(x for x in items if x in chosen)
 
 
 def assert_one_minimal(result: tuple[int, ...], test: Test) -> None:
     assert test(result)
     for i in range(len(result)):
         assert not test(result[:i] + result[i + 1 :]), f"{result[i]} could still go"
-
-
-def calls_to_minimize(strategy: str, items: tuple[int, ...], test: Test) -> int:
-    counter = CountingPredicate(test)
-    result = minimize(items, counter, strategy)
-    assert test(result)
-    return counter.calls
 
 
 # --- planted ground truth -------------------------------------------------------------
@@ -240,21 +228,11 @@ def test_speculate_raises_what_a_test_raises_and_rejects_bad_arguments() -> None
 
 
 def test_speculate_call_counts_on_the_planted_suite() -> None:
-    """Printed with -s: calls at -j 1 and -j 2 (wasted = started, not used) per (n, k)."""
-    print(f"\n{'n':>4} {'k':>2} {'-j 1':>6} {'-j 2':>6}")
-    total1 = total2 = 0
-    for (n, k), runs in planted_suite().items():
-        one = two = 0
-        for items, needed in runs:
-            counter = CountingPredicate(planted(needed))
-            expected = minimize(items, counter)
-            run = Speculation(planted(needed), 2)
-            assert run.run(items) == expected == in_order(items, needed)
-            assert run.used == counter.calls
-            one, two = one + counter.calls, two + run.calls
-        print(f"{n:>4} {k:>2} {one / len(runs):6.1f} {two / len(runs):6.1f}")
-        total1, total2 = total1 + one, total2 + two
-    print(f"total {total1} -> {total2} ({total2 / total1:.2f}x)")
+    """Two slots answer as one and use exactly its calls; all calls started, used or not,
+    stay within 1.5x over the suite (the table: benchmarks/search_calls.py)."""
+    table = speculation_calls()
+    total1 = sum(one for one, _ in table.values())
+    total2 = sum(two for _, two in table.values())
     assert total2 <= 1.5 * total1
 
 
@@ -303,66 +281,31 @@ def test_counting_predicate_memoizes_on_sets() -> None:
     assert (counter.calls, counter.cache_hits) == (4, 4)  # () and (1,) were new
 
 
-# --- call counts --------------------------------------------------------------------------
-
-SIZES, NEEDED, SEEDS = (16, 64, 256), (1, 3, 5), 8
-
-
-def planted_suite() -> dict[tuple[int, int], list[tuple[tuple[int, ...], frozenset[int]]]]:
-    suite = {}
-    for n in SIZES:
-        for k in NEEDED:
-            rng = random.Random(1000 * n + k)
-            items = tuple(range(n))
-            suite[n, k] = [(items, frozenset(rng.sample(items, k))) for _ in range(SEEDS)]
-    return suite
+# --- call counts (the tables: benchmarks/search_calls.py) --------------------------------
 
 
 @pytest.fixture(scope="module")
-def planted_calls() -> dict[str, dict[tuple[int, int], float]]:
+def planted_calls_table() -> dict[str, dict[tuple[int, int], float]]:
     """Mean distinct calls per strategy and (n, k); every answer is checked exact."""
-    table: dict[str, dict[tuple[int, int], float]] = {}
-    for name in NAMES:
-        table[name] = {}
-        for case, runs in planted_suite().items():
-            total = 0
-            for items, needed in runs:
-                counter = CountingPredicate(planted(needed))
-                assert minimize(items, counter, name) == in_order(items, needed)
-                total += counter.calls
-            table[name][case] = total / len(runs)
-    return table
+    return planted_calls(NAMES)
 
 
-def test_call_count_table(planted_calls: dict[str, dict[tuple[int, int], float]]) -> None:
-    """Every strategy needs no more calls than ddmin over the suite at n >= 64 (the table
-    of mean distinct calls, with their ratio to ddmin, is printed with -s)."""
-    names = list(STRATEGIES)
-    print(f"\n{'n':>4} {'k':>2} " + " ".join(f"{name:>14}" for name in names))
-    for n, k in planted_calls["ddmin"]:
-        base = planted_calls["ddmin"][n, k]
-        cells = [
-            f"{planted_calls[m][n, k]:6.1f} ({planted_calls[m][n, k] / base:.2f})" for m in names
-        ]
-        print(f"{n:>4} {k:>2} " + " ".join(f"{c:>14}" for c in cells))
-    baseline = suite_total(planted_calls["ddmin"], 64)
-    for name in names:
-        assert suite_total(planted_calls[name], 64) <= baseline, name
-
-
-def suite_total(calls: dict[tuple[int, int], float], min_n: int, min_k: int = 1) -> float:
-    return sum(v for (n, k), v in calls.items() if n >= min_n and k >= min_k)
+def test_call_count_table(planted_calls_table: dict[str, dict[tuple[int, int], float]]) -> None:
+    """Every strategy needs no more calls than ddmin over the suite at n >= 64."""
+    baseline = suite_total(planted_calls_table["ddmin"], 64)
+    for name in STRATEGIES:
+        assert suite_total(planted_calls_table[name], 64) <= baseline, name
 
 
 def test_auto_halves_ddmin_calls_for_n_at_least_64(
-    planted_calls: dict[str, dict[tuple[int, int], float]],
+    planted_calls_table: dict[str, dict[tuple[int, int], float]],
 ) -> None:
     """The goal: at most half of ddmin's calls over the planted suite with n >= 64.
 
     Per case, k >= 3 is well under half; k = 1 cannot be: ddmin needs about log2(n) + 3
     calls there and any method needs log2(n) bits, one per call.
     """
-    ddmin_calls, auto_calls = planted_calls["ddmin"], planted_calls["auto"]
+    ddmin_calls, auto_calls = planted_calls_table["ddmin"], planted_calls_table["auto"]
     assert suite_total(auto_calls, 64) <= 0.5 * suite_total(ddmin_calls, 64)
     for case in ((64, 3), (64, 5), (256, 3), (256, 5)):
         assert auto_calls[case] <= 0.5 * ddmin_calls[case], case
@@ -370,37 +313,12 @@ def test_auto_halves_ddmin_calls_for_n_at_least_64(
         assert auto_calls[n, 1] <= ddmin_calls[n, 1]
         assert auto_calls[n, 1] >= math.log2(n)
     # Faithful ProbDD beats ddmin overall but not by half (fixed prior: see search.py).
-    assert suite_total(planted_calls["probdd"], 64) < suite_total(ddmin_calls, 64)
-
-
-def mixed_suite() -> dict[str, list[tuple[tuple[int, ...], Test]]]:
-    """Shapes a reducer meets: most items needed, needed items in runs, and "any m
-    items keep it slow" (a threshold, with many minimal answers)."""
-    rng = random.Random(7)
-    suite: dict[str, list[tuple[tuple[int, ...], Test]]] = {}
-    for n, k in ((64, 16), (64, 32), (64, 64)):
-        items = tuple(range(n))
-        suite[f"dense {n}/{k}"] = [(items, planted(rng.sample(items, k))) for _ in range(4)]
-    for n, k in ((64, 8), (256, 20), (256, 64)):
-        starts = [rng.randrange(n - k + 1) for _ in range(4)]
-        suite[f"run {n}/{k}"] = [(tuple(range(n)), planted(range(s, s + k))) for s in starts]
-    for n, m in ((64, 20), (256, 20)):
-        suite[f"any {m} of {n}"] = [(tuple(range(n)), lambda kept, m=m: len(kept) >= m)]
-    return suite
+    assert suite_total(planted_calls_table["probdd"], 64) < suite_total(ddmin_calls, 64)
 
 
 def test_auto_choice_over_mixed_shapes() -> None:
     """Why auto = bisect: fewest calls over these shapes summed, not only planted ones."""
-    totals = dict.fromkeys(STRATEGIES, 0.0)
-    print(f"\n{'shape':>16} " + " ".join(f"{name:>8}" for name in STRATEGIES))
-    for shape, runs in mixed_suite().items():
-        row = {
-            name: sum(calls_to_minimize(name, items, test) for items, test in runs) / len(runs)
-            for name in STRATEGIES
-        }
-        print(f"{shape:>16} " + " ".join(f"{row[name]:8.1f}" for name in STRATEGIES))
-        for name, value in row.items():
-            totals[name] += value
-    print(f"{'total':>16} " + " ".join(f"{totals[name]:8.1f}" for name in STRATEGIES))
+    table = mixed_calls(STRATEGIES)
+    totals = {name: sum(row[name] for row in table.values()) for name in STRATEGIES}
     assert totals["bisect"] == min(totals.values())
     assert totals["bisect"] <= 0.5 * totals["ddmin"]
