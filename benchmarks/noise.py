@@ -69,6 +69,8 @@ class SimulatedChild:
 
     def __init__(self, width: int, machine: Machine) -> None:
         self.width, self.machine = width, machine
+        self.spent = 0.0  # CPU seconds of every run, twins included: what the reduction cost
+
 
     def cost(self, w: int) -> float:
         return BASE_S * (1 + 9 * (w / self.width) ** 2)
@@ -76,7 +78,9 @@ class SimulatedChild:
     def run(self, job: Job, limits: Limits) -> Run:
         cpu = self.cost(len(parse_file(job.script).hints)) * self.machine.factor()
         if limits.kill_at is not None and cpu >= limits.kill_at:
+            self.spent += limits.kill_at
             return Run(Exit("threshold", limits.kill_at, limits.kill_at, -9, True), None, None, "")
+        self.spent += cpu
         result = {"error": None, "phases": {"codegen": cpu}}
         return Run(Exit("exited", cpu, cpu, 0, True), result, None, "")
 
@@ -114,6 +118,7 @@ def one(repro: Path, verdict: str, sigma: float, drift: float, confirm: int, see
     edge = min(v for v in range(width + 1) if child.cost(v) >= RATIO * BASE_S)
     return {
         "calls": report.oracle_calls,
+        "cpu_s": child.spent,
         "walked_back": report.walked_back,
         "free_symbols": w,
         "edge": edge,
@@ -133,10 +138,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         repro = generate("floordiv_sum", Path(tmp), n=args.n).path
         print(
-            "| verdict | σ | drift | confirm | calls | walk-backs | free symbols (edge) [range] "
-            "| fresh runs slow |"
+            "| verdict | σ | drift | confirm | calls | CPU s | walk-backs "
+            "| free symbols (edge) [range] | fresh runs slow |"
         )
-        print("|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|")
         grid = [
             (v, s, d, c)
             for v in args.verdict
@@ -149,7 +154,7 @@ def main() -> None:
             widths = [r["free_symbols"] for r in rows]
             print(
                 f"| {verdict} | {sigma:g} | {drift:g} | {confirm} | {_mean(rows, 'calls'):.1f} "
-                f"| {_mean(rows, 'walked_back'):.1f} | {statistics.mean(widths):.1f} "
+                f"| {_mean(rows, 'cpu_s'):.0f} | {_mean(rows, 'walked_back'):.1f} | {statistics.mean(widths):.1f} "
                 f"({rows[0]['edge']}) [{min(widths)}-{max(widths)}] "
                 f"| {_mean(rows, 'fresh_slow'):.0%} |",
                 flush=True,

@@ -13,6 +13,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from symshrink.files import atomic_write
 from symshrink.oracle import (
     Cache,
     Calibration,
@@ -164,6 +166,20 @@ def test_slow_is_killed_at_threshold_with_its_grandchildren(
     assert alive(token) == []
 
 
+def test_a_kill_point_written_later_stops_the_run_there(runner: Runner, tmp_path: Path) -> None:
+    """A candidate started before its control finished has no kill point at first, then
+    the one its parent writes into the kill file."""
+    token = fresh_token()
+    kill_file = tmp_path / "kill_at"
+    job = Job.create(tmp_path, burn(60, token=token, spawn=True), SCRIPT)
+    writer = threading.Timer(0.5, atomic_write, (kill_file, "1.0"))
+    writer.start()
+    run = runner.run(job, Limits(timeout_s=30.0, kill_file=str(kill_file)))
+    writer.join()
+    assert run.exit.reason == "threshold" and 1.0 <= run.exit.cpu_s < 1.6, run.exit
+    assert alive(token) == []
+
+
 def test_fast_candidate(runner: Runner, tmp_path: Path) -> None:
     v = oracle_with(runner, 2.0, tmp_path)(burn(0.1))
     assert v.status == "fast" and not v.interesting
@@ -283,20 +299,25 @@ class ScriptedRunner:
     ("measures", "status", "calls"),
     [
         ([0.5], "fast", 1),  # far below: one run decides
-        ([None], "slow", 1),  # killed at the threshold: slow at once
-        ([0.95, None, 0.5], "fast", 3),  # near: re-run, majority says fast
+        ([None], "slow", 1),  # still running 10 % above the threshold: slow at once
+        ([0.95, 0.5], "fast", 2),  # near below: re-run; two of three say fast already
+        ([0.95, None, 0.5], "fast", 3),  # the re-runs disagree: the third decides
         ([0.95, None, None], "slow", 3),
-        ([1.0, 0.97, 0.99], "fast", 3),  # the first counts as slow, the re-runs outvote it
+        ([1.05, None], "slow", 2),  # near above: re-run, as near below
+        ([1.05, 0.5, 0.97], "fast", 3),  # the first counts as slow, the re-runs outvote it
+        ([1.0, 0.97, 0.99], "fast", 3),
     ],
 )
 def test_hysteresis_reruns_near_the_threshold(
     measures: list[float | None], status: str, calls: int, tmp_path: Path
 ) -> None:
+    """The band is 0.1 either side of the threshold (1.0): each run is stopped at 1.1, a
+    first run that ends in [0.9, 1.1) is too close to call, the majority of 3 decides."""
     runner = ScriptedRunner(measures)
     v = oracle_with(runner, 1.0, tmp_path)("candidate")
     assert v.status == status, v
     assert len(runner.limits) == calls
-    assert all(lim.kill_at == 1.0 for lim in runner.limits)
+    assert all(lim.kill_at == pytest.approx(1.1) for lim in runner.limits)
 
 
 @pytest.mark.parametrize(
@@ -318,12 +339,13 @@ def test_confirm_a_slow_verdict(
 
 
 def test_margin_raises_the_bar_of_the_reduction_not_of_reverification(tmp_path: Path) -> None:
-    runner = ScriptedRunner([1.05, 1.05, 1.05, None, None, None])
+    runner = ScriptedRunner([1.1, 1.1, 1.1, None, None])
     oracle = oracle_with(runner, 1.0, tmp_path, margin=0.2)
-    v = oracle("candidate")  # 1.05 s: above the threshold, below 1.2 x it (near: 3 runs)
-    assert v.status == "fast" and {lim.kill_at for lim in runner.limits} == {1.2}
+    v = oracle("candidate")  # 1.1 s: above the threshold, below 1.2 x it (near: re-run once)
+    assert v.status == "fast" and len(runner.limits) == 2
+    assert all(lim.kill_at == pytest.approx(1.2 * 1.1) for lim in runner.limits)
     check = oracle.reverify("candidate", k=3)  # the result is checked at the threshold itself
-    assert check.passed and {lim.kill_at for lim in runner.limits[3:]} == {1.0}
+    assert check.passed and {lim.kill_at for lim in runner.limits[2:]} == {1.0}
 
 
 @pytest.mark.parametrize(

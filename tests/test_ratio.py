@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,8 +18,8 @@ import pytest
 
 import symshrink.minimize as minimize_mod
 from symshrink.baseline import control, static_twin
-from symshrink.oracle import CompileOracle, Judging
-from symshrink.oracle.runner import Exit, Job, Limits, Run
+from symshrink.oracle import Calibration, CompileOracle, Judging
+from symshrink.oracle.runner import Exit, Job, Limits, Run, read_kill_point
 from symshrink.passes.symbols import PIN, Pin
 from symshrink.records import CONTROLS, REPORT, RunOptions, RunRecord, Side
 from symshrink.repro.parse import parse, parse_file
@@ -34,22 +35,27 @@ INDEPENDENT_S = 0.01
 class WidthRunner:
     """A `Runner` whose child's cost is driven by the script's free symbols."""
 
-    slots = 1
-
-    def __init__(self, endless: int | None = None) -> None:
-        self.endless = endless
+    def __init__(self, endless: int | None = None, slots: int = 1) -> None:
+        self.endless, self.slots = endless, slots
         self.runs: list[tuple[int, str, Limits]] = []  # (free symbols, mode, limits)
+        self.load = 1.0  # the machine's load: every run's cost scales with it
 
     def cost(self, width: int, mode: str) -> float:
         if mode == "independent":  # every size its own symbol: no relations, no pathology
-            return BASE_S + INDEPENDENT_S * width
+            return (BASE_S + INDEPENDENT_S * width) * self.load
         if self.endless is not None and width >= self.endless:
             return math.inf
-        return BASE_S + COST_S * width**2
+        return (BASE_S + COST_S * width**2) * self.load
 
     def run(self, job: Job, limits: Limits) -> Run:
         width = len(parse_file(job.script).hints)
         mode = json.loads(job.spec_path.read_text())["retrace"]["mode"]
+        if limits.kill_file is not None:  # started beside its control: its point comes later
+            deadline = time.monotonic() + 30
+            while (point := read_kill_point(limits.kill_file)) is None:
+                assert time.monotonic() < deadline, "no kill point written"
+                time.sleep(0.01)
+            limits = replace(limits, kill_at=point, kill_file=None)
         self.runs.append((width, mode, limits))
         cpu = self.cost(width, mode)
         if limits.kill_at is not None and cpu >= limits.kill_at:
@@ -123,7 +129,9 @@ def test_a_twin_is_measured_once_per_canonical_form(repro: Path, tmp_path: Path)
     calibrated = len(runner.controls())
     pinned = [PIN.apply(model, [Pin(n) for n in names[:k]]) for k in (4, 8, 13)]
     verdicts = oracle.many([render(m) for m in pinned if m is not None])
-    assert len(runner.controls()) == calibrated  # they all share the original's twin
+    # They all share the original's twin, measured again once: the first slow verdict
+    # would rest on a twin measured before the original's runs (under their load).
+    assert len(runner.controls()) == calibrated + 1
     # 12 symbols: 1 + 0.2 * 144 = 29.8 s >= 4 s; 3 symbols: 2.8 s < 4 s
     assert [v.status for v in verdicts] == ["slow", "slow", "fast"]
     assert all(v.baseline_s == BASE_S for v in verdicts)
@@ -133,26 +141,89 @@ def test_a_twin_is_measured_once_per_canonical_form(repro: Path, tmp_path: Path)
     assert changed is not None
     oracle(render(changed))
     oracle(render(changed))  # the second time from the oracle's memo
-    assert len(runner.controls()) == calibrated + 1
+    assert len(runner.controls()) == calibrated + 2
     assert len(oracle.controls) == 2
 
 
-def test_a_slow_first_run_is_confirmed_against_a_twin_measured_now(
+def _pinned(repro: Path, k: int) -> str:
+    model = parse_file(repro)
+    candidate = PIN.apply(model, [Pin(n) for n in list(model.hints)[:k]])
+    assert candidate is not None
+    return render(candidate)
+
+
+def test_a_slow_verdict_against_a_twin_measured_earlier_is_judged_against_it_measured_now(
     repro: Path, tmp_path: Path
 ) -> None:
-    runner = WidthRunner(endless=16)
-    judging = Judging(signature=False, margin=0.0, confirm=1, timeout_s=600.0)
+    runner = WidthRunner()
+    oracle = CompileOracle.create(
+        repro.read_text(), runner=runner, judging=JUDGING, ratio=4.0, scratch=tmp_path
+    )
+    before = len(runner.controls())
+    # 12 symbols: 1 + 0.2 * 144 = 29.8 s, stopped at 4.4 s; the twin shared with the
+    # original was measured before the original's runs: measured again, the stopped run stands
+    assert oracle(_pinned(repro, 4)).status == "slow"
+    assert [w for w, _, _ in runner.runs[-2:]] == [12, 0]
+    assert len(runner.controls()) == before + 1
+    # Right after, the twin is fresh: one run decides.
+    assert oracle(_pinned(repro, 5)).status == "slow"
+    assert [w for w, _, _ in runner.runs[-1:]] == [11] and len(runner.controls()) == before + 1
+
+
+def test_a_stale_twin_that_moved_the_limit_past_the_run_judges_again(
+    repro: Path, tmp_path: Path
+) -> None:
+    runner = WidthRunner()
+    oracle = CompileOracle.create(
+        repro.read_text(), runner=runner, judging=JUDGING, ratio=4.0, scratch=tmp_path
+    )
+    oracle(_pinned(repro, 14))  # another run: the original's twin is not fresh any more
+    runner.load = 1.5  # a compile started beside us: the twin now costs 1.5 s, limit 6 s
+    # 6 symbols cost 1 + 0.2 * 36 = 8.2 s, x 1.5 = 12.3 s: still slow against its own twin
+    assert oracle(_pinned(repro, 10)).status == "slow"
+    widths = [w for w, _, _ in runner.runs[-3:]]
+    assert widths == [6, 0, 6]  # stopped at 4.4 s < 6.6 s: the fresh limit's band: run again
+    assert runner.runs[-1][2].kill_at == pytest.approx(4.0 * 1.5 * 1.1)
+
+
+def test_confirm_runs_must_all_be_slow(repro: Path, tmp_path: Path) -> None:
+    runner = WidthRunner()
+    judging = Judging(signature=False, margin=0.0, confirm=2, timeout_s=600.0)
     oracle = CompileOracle.create(
         repro.read_text(), runner=runner, judging=judging, ratio=4.0, scratch=tmp_path
     )
+    oracle(_pinned(repro, 14))
+    before = len(runner.runs)
+    assert oracle(_pinned(repro, 4)).status == "slow"
+    # the first run, the twin measured again, two confirmations at the limit itself
+    assert [w for w, _, _ in runner.runs[before:]] == [12, 0, 12, 12]
+    assert all(lim.kill_at == pytest.approx(4.0) for _, _, lim in runner.runs[-2:])
+
+
+def test_a_new_twin_is_measured_beside_its_candidates_first_run(
+    repro: Path, tmp_path: Path
+) -> None:
+    """One job, two slots: the candidate starts at once; its twin's time, once measured on
+    the other slot, says where it is stopped (4 x 1.0 s, + the band: 4.4 s)."""
+    runner = WidthRunner(slots=2)
+    calibration = Calibration("cpu", (), 4.0, ratio=4.0, baseline_measures=(BASE_S,) * 3)
+    oracle = CompileOracle(
+        calibration, runner, judging=JUDGING, scratch=tmp_path, jobs=1, beside=True
+    )
     model = parse_file(repro)
-    candidate = PIN.apply(model, [Pin(n) for n in list(model.hints)[:4]])  # 12 symbols: slow
-    assert candidate is not None
-    before = len(runner.controls())
-    verdict = oracle(render(candidate))
-    assert verdict.status == "slow"
-    assert len(runner.controls()) == before + 1  # the shared twin, measured again
-    assert [w for w, _, lim in runner.runs[-3:]] == [12, 0, 12]
+    names = list(model.hints)
+    changed = PIN.apply(model.replace(hints={**model.hints, names[0]: 999}), [Pin(names[1])])
+    assert changed is not None
+    verdict = oracle(render(changed))  # 15 symbols: 46 s, stopped
+    assert verdict.status == "slow" and verdict.baseline_s == BASE_S
+    assert sorted(w for w, _, _ in runner.runs) == [0, 15]  # one twin, one run: no more
+    (candidate,) = [lim for w, _, lim in runner.runs if w == 15]
+    assert candidate.kill_at == pytest.approx(4.4)
+    # A candidate sharing that twin runs alone, its limit known.
+    again = PIN.apply(changed, [Pin(names[2])])
+    assert again is not None and oracle(render(again)).status == "slow"
+    assert [w for w, _, _ in runner.runs[2:]] == [14]
+    assert list(tmp_path.glob("kill-*")) == []
 
 
 def test_an_absolute_threshold_still_works(repro: Path, tmp_path: Path) -> None:

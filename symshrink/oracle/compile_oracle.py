@@ -4,14 +4,20 @@ A verdict is a ratio measured in the same run: each candidate's control (its sta
 `symshrink.baseline`) is measured once per canonical form, and the candidate is killed once
 it has used R x that time (x (1 + margin) during the reduction): still running then = slow.
 An interesting candidate costs R x its twin, a few seconds, whatever the original costs.
-`--threshold` keeps an absolute limit instead. A run that finishes within `band` below the
-limit is re-run `reruns` times and the majority decides (hysteresis against timing noise);
-a slow first run is confirmed by `confirm` more. A slow candidate whose hot spots are not
-the original's is 'slipped'. `reverify` re-runs a final result, and its control, fresh.
+`--threshold` keeps an absolute limit instead. Verdicts have hysteresis against timing
+noise: the first run is stopped `band` above the limit, and only a run that ends within
+`band` of the limit (either side) is run again, the majority of up to 1 + `reruns` runs
+deciding. A slow verdict stands only against a control measured right before it: one
+measured earlier (under another load, perhaps) is measured again, and the candidate
+judged against that. With one job, a new control runs on a spare slot beside its
+candidate's first run, which stops where the control's time says once it is known. A slow
+candidate whose hot spots are not the original's is 'slipped'. `reverify` re-runs a final
+result, and its control, fresh.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import shutil
 import tempfile
@@ -24,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from symshrink.errors import ReproError
+from symshrink.files import atomic_write
 from symshrink.oracle import lifeline
 from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.cache import Cache, ControlTime, ControlTimes, text_key
@@ -35,7 +42,7 @@ from symshrink.oracle.signature import Signature, compare, merge_counts, phase_l
 from symshrink.oracle.verdict import Status, Verdict
 
 if TYPE_CHECKING:
-    from symshrink.baseline import BaselineKind
+    from symshrink.baseline import BaselineKind, Control
 
 log = logging.getLogger(__name__)
 
@@ -56,14 +63,17 @@ class Judging:
     the edge of what counts as slow, so without a margin its result is slow by a hair and
     a re-run says no about half the time (benchmarks/noise.py measures this). None: the
     relative spread of the original's control runs, at least MIN_MARGIN.
-    `confirm`: a slow first run is confirmed by this many more, all of which must be slow
-    (a reduction tries many candidates at the edge; one lucky run each would let some in).
+    `band`: a first run that ends within this fraction of the threshold, below or above,
+    is too close to call: up to `reruns` more runs, the majority decides. A run still going
+    at (1 + band) x the threshold is slow by more than the noise, on its own.
+    `confirm`: a slow verdict must be confirmed by this many more runs, all slow (0: the
+    band decides; benchmarks/noise.py compares the two).
     `control_runs`: runs of each new control (their median counts).
     """
 
     band: float = 0.1
     margin: float | None = None
-    confirm: int = 1
+    confirm: int = 0
     reruns: int = 2
     signature: bool = True
     min_ratio: float = 0.5
@@ -88,10 +98,12 @@ class Reverification:
 
 @dataclass(frozen=True)
 class Limit:
-    """Where one candidate is stopped: `seconds` (before the margin), from `baseline_s`."""
+    """Where one candidate is stopped: `seconds` (before the margin), from `baseline_s`;
+    `fresh`: its control was measured right before, no other run since (or it has none)."""
 
     seconds: float
     baseline_s: float | None = None
+    fresh: bool = True
 
 
 class CompileOracle(BaseOracle):
@@ -108,11 +120,18 @@ class CompileOracle(BaseOracle):
         controls: ControlTimes | None = None,
         scratch: Path | None = None,
         reference: Signature | None = None,
+        jobs: int | None = None,
+        beside: bool = False,
     ) -> None:
         """`reference`: a recorded signature to compare with instead of the calibration's
         profiles (a corpus entry's, whose original is not at hand). `controls`: the store
-        of measured control times (journaled by minimize, so a resumed run reuses them)."""
-        super().__init__(cache=cache, jobs=runner.slots)
+        of measured control times (journaled by minimize, so a resumed run reuses them).
+        `jobs`: candidates at once (None: the runner's slots). `beside`: a new control is
+        measured on a spare slot while its candidate's first run starts (one job and a
+        local runner of two slots: the runner's processes must see the scratch files)."""
+        jobs = runner.slots if jobs is None else jobs
+        super().__init__(cache=cache, jobs=jobs)
+        self.beside = beside and jobs == 1 and runner.slots >= 2
         self.calibration = calibration
         self.reference = reference
         self.runner = runner
@@ -122,6 +141,10 @@ class CompileOracle(BaseOracle):
         self._own_scratch = scratch is None
         self.scratch = scratch or Path(tempfile.mkdtemp(prefix="symshrink-oracle-"))
         self._control_locks: defaultdict[str, threading.Lock] = defaultdict(threading.Lock)
+        self._run_ids = itertools.count(1)
+        self._runs_started = 0  # the oracle's clock for how fresh a control is
+        self._measured_at: dict[str, int] = {}  # control key -> runs started when measured
+        self._last_control: tuple[str, str, Control] | tuple[()] = ()
 
     @classmethod
     def create(
@@ -148,11 +171,14 @@ class CompileOracle(BaseOracle):
         Ratio mode (no `threshold_s`): the original's control is measured k times, then the
         original is run k times, each stopped at R x its control (x (1 + margin)); it is
         never waited for. A given `runner` (a Dask cluster, say) replaces the local one
-        that `warm`, `jobs` and `preload` describe; the oracle closes it.
+        that `warm`, `jobs` and `preload` describe; the oracle closes it. With one job the
+        local runner has a second slot, on which new controls run beside their candidates.
         """
         judging = judging or Judging()
+        beside = runner is None and jobs == 1 and threshold_s is None
         if runner is None:
-            runner = WarmPool(slots=jobs, preload=preload) if warm else ColdRunner(slots=jobs)
+            slots = jobs + 1 if beside else jobs
+            runner = WarmPool(slots=slots, preload=preload) if warm else ColdRunner(slots=slots)
         placeholder = Calibration(clock, (), threshold_s or 0.0)
         controls = ControlTimes(controls_path)
         oracle = cls(
@@ -162,6 +188,8 @@ class CompileOracle(BaseOracle):
             judging=judging,
             controls=controls,
             scratch=scratch,
+            jobs=jobs,
+            beside=beside,
         )
         if calibration_path is not None and calibration_path.exists():
             oracle.calibration = Calibration.load(calibration_path)
@@ -192,7 +220,7 @@ class CompileOracle(BaseOracle):
         clock = self.calibration.clock
         baseline_measures: tuple[float, ...] = ()
         if threshold_s is None:
-            measured = self._measure_control(source, baseline, runs=k, fresh=True)
+            measured, _ = self._measure_control(source, baseline, runs=k, fresh=True)
             if measured.error is not None:
                 raise CalibrationError(f"its {baseline} control fails: {measured.error}")
             baseline_measures = measured.measures
@@ -260,18 +288,22 @@ class CompileOracle(BaseOracle):
         kill_at: float | None,
         timeout_s: float | None = None,
         mode: str | None = None,
+        kill_file: Path | None = None,
     ) -> Run:
-        """One child run of `source`, stopped at `kill_at` seconds on the oracle's clock;
-        `mode` overrides the retrace mode (a control's)."""
+        """One child run of `source`, stopped at `kill_at` seconds on the oracle's clock
+        (or at the point written into `kill_file` later); `mode` overrides the retrace mode
+        (a control's)."""
         workload = self.workload
         if mode is not None:
             workload = replace(workload, retrace={**workload.retrace, "mode": mode})
+        self._runs_started = next(self._run_ids)  # threads: count() does not lose one
         job = Job.create(self.scratch, source, workload)
         limits = Limits(
             timeout_s=timeout_s or self._timeout(),
             kill_at=kill_at,
             clock=self.calibration.clock,
             grace_s=self.judging.grace_s,
+            kill_file=None if kill_file is None else str(kill_file),
         )
         try:
             run = self.runner.run(job, limits)
@@ -282,28 +314,28 @@ class CompileOracle(BaseOracle):
         return run
 
     def _runs(self, sources: Sequence[str], **kwargs: float | str | None) -> list[Run]:
-        if self.runner.slots == 1 or len(sources) <= 1:
+        if self.jobs == 1 or len(sources) <= 1:
             return [self.run(s, **kwargs) for s in sources]  # type: ignore[arg-type]
-        with ThreadPoolExecutor(max_workers=self.runner.slots) as ex:
+        with ThreadPoolExecutor(max_workers=self.jobs) as ex:
             return list(ex.map(lambda s: self.run(s, **kwargs), sources))  # type: ignore[arg-type]
 
     # -- controls ----------------------------------------------------------------------
 
     def _measure_control(
         self, source: str, kind: BaselineKind, *, runs: int, fresh: bool = False
-    ) -> ControlTime:
-        """The control's time: from the store, or measured (`runs` runs) and stored.
+    ) -> tuple[ControlTime, bool]:
+        """The control's time, from the store or measured (`runs` runs) and stored, and
+        whether it was measured right before (no run started since).
 
         `fresh` measures again whatever the store holds (calibration, re-verification)."""
-        from symshrink.baseline import control  # sympy: `import symshrink.oracle` stays cheap
-
-        ctrl = control(source, kind)
+        ctrl = self._control(source, kind)
         # One measurement per key; other keys are measured and looked up meanwhile (with
         # -j 2 one slot confirms a slow candidate against its twin while the other runs).
         with self._control_locks[ctrl.key]:
             known = None if fresh else self.controls.get(ctrl.key)
             if known is not None:
-                return known
+                at = self._measured_at.get(ctrl.key)
+                return known, at == self._runs_started
             done = self._runs([ctrl.source] * runs, kill_at=None, mode=ctrl.mode)
             failed = next((r for r in done if r.error or r.exit.reason != "exited"), None)
             if failed is not None:
@@ -313,7 +345,27 @@ class CompileOracle(BaseOracle):
                 measured = ControlTime(tuple(r.measure(self.calibration.clock) for r in done))
             if not lifeline.stopping():  # an interrupt killed these runs: they measured nothing
                 self.controls.put(ctrl.key, measured)
-            return measured
+                self._measured_at[ctrl.key] = self._runs_started
+            return measured, True
+
+    def _control(self, source: str, kind: BaselineKind) -> Control:
+        """`source`'s control, built once per source (a verdict asks for it more than once)."""
+        from symshrink.baseline import control  # sympy: `import symshrink.oracle` stays cheap
+
+        last = self._last_control
+        if last and last[:2] == (source, kind):
+            return last[2]
+        ctrl = control(source, kind)
+        self._last_control = (source, kind, ctrl)
+        return ctrl
+
+    def _known(self, source: str) -> bool:
+        """Whether `source`'s control time is in the store already."""
+        try:
+            ctrl = self._control(source, self.calibration.baseline)
+        except ReproError:
+            return True  # nothing to measure: `limit` says why it cannot be judged
+        return self.controls.get(ctrl.key) is not None
 
     def limit(self, source: str, *, fresh: int = 0) -> Limit | str:
         """Where `source` is stopped (before the margin), or why it cannot be judged.
@@ -324,37 +376,81 @@ class CompileOracle(BaseOracle):
             return Limit(cal.threshold_s)
         try:
             runs = fresh or self.judging.control_runs
-            measured = self._measure_control(source, cal.baseline, runs=runs, fresh=bool(fresh))
+            measured, recent = self._measure_control(
+                source, cal.baseline, runs=runs, fresh=bool(fresh)
+            )
         except ReproError as e:
             return f"the candidate does not parse: {e}"
         if measured.error is not None:
             return f"its {cal.baseline} control fails: {measured.error}"
-        return Limit(cal.ratio * measured.seconds, measured.seconds)
+        return Limit(cal.ratio * measured.seconds, measured.seconds, recent)
 
     # -- verdicts ----------------------------------------------------------------------
 
     def _judge(self, source: str) -> Verdict:
-        limit = self.limit(source)
+        limit, first = self._limit_and_first_run(source)
         if isinstance(limit, str):
             return self._unjudged(limit)
         threshold = limit.seconds * (1 + self.margin)
-        runs = [self.run(source, kill_at=threshold)]
-        if self._near(runs[0], threshold):
-            runs += [self.run(source, kill_at=threshold) for _ in range(self.judging.reruns)]
-        elif self._slow(runs[0], threshold) and self.judging.confirm:
-            # Confirmed against a control measured now: a twin measured under other load
-            # would move the limit by as much as that load moves the candidate.
-            if limit.baseline_s is not None:  # ratio mode (an absolute limit stays as it is)
-                limit = self.limit(source, fresh=self.judging.control_runs)
-                if isinstance(limit, str):
-                    return self._unjudged(limit)
+        runs = self._decide(source, threshold, first)
+        if self._majority_slow(runs, threshold) and not limit.fresh:
+            # Against its control measured now: one measured under another load would
+            # move the limit by as much as that load moves the candidate.
+            stopped_at = threshold * (1 + self.judging.band)
+            limit = self.limit(source, fresh=self.judging.control_runs)
+            if isinstance(limit, str):
+                return self._unjudged(limit)
             threshold = limit.seconds * (1 + self.margin)
+            clear = len(runs) == 1 and runs[0].exit.reason == "threshold"
+            if not (clear and stopped_at >= threshold * (1 + self.judging.band)):
+                runs = self._decide(source, threshold)
+        if self._majority_slow(runs, threshold):
             for _ in range(self.judging.confirm):
                 run = self.run(source, kill_at=threshold)
                 if not self._slow(run, threshold):  # not confirmed: the fast run says
                     return self.verdict([run], threshold, limit.baseline_s)
                 runs.append(run)
         return self.verdict(runs, threshold, limit.baseline_s)
+
+    def _limit_and_first_run(self, source: str) -> tuple[Limit | str, Run | None]:
+        """`source`'s limit and, when its control is new and a slot is spare, its first run:
+        started beside the control, stopped where the control's time says once known."""
+        if not self.beside or self.calibration.ratio is None or self._known(source):
+            return self.limit(source), None
+        kill_file = Path(tempfile.mkdtemp(prefix="kill-", dir=self.scratch)) / "kill_at"
+        point = 0.0  # no limit (an error, an interrupt): stop the run at once
+        try:
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="beside") as ex:
+                started = ex.submit(self.run, source, kill_at=None, kill_file=kill_file)
+                try:
+                    limit = self.limit(source)
+                    if not isinstance(limit, str):
+                        point = limit.seconds * (1 + self.margin) * (1 + self.judging.band)
+                finally:
+                    atomic_write(kill_file, repr(point))
+                first = started.result()
+        finally:
+            shutil.rmtree(kill_file.parent, ignore_errors=True)
+        return limit, None if isinstance(limit, str) else first
+
+    def _decide(self, source: str, threshold: float, first: Run | None = None) -> list[Run]:
+        """Runs of `source` (`first` already made), each stopped `band` above the
+        threshold: one, unless it ends within the band, then more until a majority of
+        1 + `reruns` agrees."""
+        kill_at = threshold * (1 + self.judging.band)
+        runs = [first if first is not None else self.run(source, kill_at=kill_at)]
+        if not self._near(runs[0], threshold):
+            return runs
+        most = 1 + self.judging.reruns
+        while len(runs) < most:
+            slow = sum(self._slow(r, threshold) for r in runs)
+            if 2 * max(slow, len(runs) - slow) > most:
+                break
+            runs.append(self.run(source, kill_at=kill_at))
+        return runs
+
+    def _majority_slow(self, runs: Sequence[Run], threshold: float) -> bool:
+        return 2 * sum(self._slow(r, threshold) for r in runs) > len(runs)
 
     def _unjudged(self, why: str) -> Verdict:
         """The verdict on a candidate that could not be run against a limit (its control
@@ -376,12 +472,13 @@ class CompileOracle(BaseOracle):
         return Reverification(verdicts, limit.baseline_s)
 
     def _near(self, run: Run, threshold: float) -> bool:
-        """Finished, but close enough below the threshold that noise could have decided."""
+        """Finished, but close enough to the threshold (below or above) that noise could
+        have decided."""
         measure = run.measure(self.calibration.clock)
         return (
             run.error is None
             and run.exit.reason == "exited"
-            and (measure >= threshold * (1 - self.judging.band))
+            and abs(measure - threshold) < threshold * self.judging.band
         )
 
     def _slow(self, run: Run, threshold: float) -> bool:

@@ -99,12 +99,25 @@ class Workload:
 
 @dataclass(frozen=True)
 class Limits:
-    """When to stop a child: `kill_at` seconds on `clock` (None: never), `timeout_s` of wall."""
+    """When to stop a child: `kill_at` seconds on `clock` (None: never), `timeout_s` of wall.
+
+    `kill_file`: a file the parent writes the kill point into once it knows it (a
+    candidate started beside its control, whose time sets that point); from then on its
+    number replaces `kill_at`."""
 
     timeout_s: float
     kill_at: float | None = None
     clock: Clock = "cpu"
     grace_s: float = 0.3
+    kill_file: str | None = None
+
+
+def read_kill_point(path: str) -> float | None:
+    """The kill point a parent wrote (atomically) into `path`, None while there is none."""
+    try:
+        return float(Path(path).read_text())
+    except (OSError, ValueError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -227,6 +240,7 @@ def supervise(pid: int, limits: Limits, started: float) -> Exit:
     with contextlib.suppress(OSError, AttributeError):
         pidfd = os.pidfd_open(pid)
     reason: Reason | None = None
+    kill_at, kill_file = limits.kill_at, limits.kill_file
     try:
         while True:
             done, status, usage = os.wait4(pid, os.WNOHANG)
@@ -235,12 +249,14 @@ def supervise(pid: int, limits: Limits, started: float) -> Exit:
                 reason = "exited"
                 break
             wall = time.monotonic() - started
+            if kill_file is not None and (written := read_kill_point(kill_file)) is not None:
+                kill_at, kill_file = written, None
             if wall >= limits.timeout_s:
                 reason = "timeout"
-            elif limits.kill_at is not None:
+            elif kill_at is not None:
                 st = read_stat(pid)
                 measure = wall if limits.clock == "wall" else (st.cpu_s if st else 0.0)
-                if measure >= limits.kill_at:
+                if measure >= kill_at:
                     reason = "threshold"
             if reason is not None:
                 status, usage = _stop(pid, limits.grace_s)
