@@ -43,8 +43,8 @@ from symshrink import installed_version
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 from symshrink.oracle import Calibration, CompileOracle, Judging, Workload
-from symshrink.oracle.cache import ControlTimes
 from symshrink.oracle.calibrate import DEFAULT_RATIO
+from symshrink.oracle.controls import ControlTimes
 from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.profile import Clock
 from symshrink.oracle.runner import Run, Runner

@@ -362,7 +362,7 @@ def test_add_records_the_ratio_run_and_its_hot_spots(run: dict[str, Path], tmp_p
     assert not machine_paths(case), machine_paths(case)
     assert case["ratio"] == 4.0 and case["baseline"] == "static"
     assert case["options"] == {"ratio": 4.0, "baseline": "static", "threshold": None,
-                               "margin": None, "confirm": 1, "signature": True}  # fmt: skip
+                               "margin": None, "confirm": 0, "signature": True}  # fmt: skip
     assert case["before"]["ratio"] == 32.0 and case["before"]["lower_bound"]
     after = case["after"]
     assert (after["slow_phase_s"], after["baseline_s"], after["ratio"]) == (4.4, 1.0, 4.4)
