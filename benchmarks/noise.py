@@ -71,7 +71,6 @@ class SimulatedChild:
         self.width, self.machine = width, machine
         self.spent = 0.0  # CPU seconds of every run, twins included: what the reduction cost
 
-
     def cost(self, w: int) -> float:
         return BASE_S * (1 + 9 * (w / self.width) ** 2)
 
@@ -154,7 +153,8 @@ def main() -> None:
             widths = [r["free_symbols"] for r in rows]
             print(
                 f"| {verdict} | {sigma:g} | {drift:g} | {confirm} | {_mean(rows, 'calls'):.1f} "
-                f"| {_mean(rows, 'cpu_s'):.0f} | {_mean(rows, 'walked_back'):.1f} | {statistics.mean(widths):.1f} "
+                f"| {_mean(rows, 'cpu_s'):.0f} | {_mean(rows, 'walked_back'):.1f} "
+                f"| {statistics.mean(widths):.1f} "
                 f"({rows[0]['edge']}) [{min(widths)}-{max(widths)}] "
                 f"| {_mean(rows, 'fresh_slow'):.0%} |",
                 flush=True,

@@ -21,15 +21,15 @@ from typing import Any
 
 from symshrink.baseline import BaselineKind
 from symshrink.oracle import Calibration, CompileOracle, Judging, Workload
-from symshrink.oracle.cache import ControlTimes
+from symshrink.oracle.controls import ControlTimes
 from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.profile import Clock
 from symshrink.oracle.runner import Run, Runner
 from symshrink.oracle.signature import Signature
-from symshrink.oracle.verdict import Status
 from symshrink.records import CorpusVerdict, WidthPoint
 from symshrink.repro.model import Repro
 from symshrink.repro.render import render
+from symshrink.verdict import Status
 from symshrink.widths import at_width
 
 __all__ = ["TWIN_RUNS", "Bench", "Measured", "Rule", "measure_widths"]

@@ -27,6 +27,7 @@ from symshrink import installed_version
 from symshrink.baseline import BaselineKind
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write, check_writable, held
+from symshrink.journal import Journal
 from symshrink.oracle import (
     CommandOracle,
     CompileOracle,
@@ -36,7 +37,6 @@ from symshrink.oracle import (
     lifeline,
 )
 from symshrink.oracle.base import BaseOracle
-from symshrink.oracle.cache import Cache
 from symshrink.oracle.calibrate import DEFAULT_RATIO, CalibrationError
 from symshrink.oracle.custom import CommandRunner
 from symshrink.oracle.runner import Runner, child_env
@@ -337,14 +337,14 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
     try:
         progress.phase("checking the original")
         oracle = make_oracle(opts, source, work)
-        journal = Cache(work / JOURNAL)
+        journal = Journal(work / JOURNAL)
         key = canonical_key(original)
         first = journal.get(key)
         if first is None:
             first = oracle(source)
             journal.put(key, first)
         if not first.interesting:
-            raise NotInteresting(_not_interesting(first, oracle))
+            raise NotInteresting(oracle.not_interesting(first))
         history = [original]  # every accepted improvement, smallest last
 
         def improved(repro: Repro) -> None:
@@ -447,19 +447,6 @@ def _timed(side: Side) -> str:
     return text
 
 
-def _not_interesting(verdict: Any, oracle: BaseOracle) -> str:
-    if isinstance(oracle, CompileOracle):
-        detail = f": {verdict.detail}" if verdict.detail else ""
-        cal = oracle.calibration
-        rule = (
-            f"slow = {cal.ratio:g}x its {cal.baseline} control"
-            if cal.ratio is not None
-            else f"threshold {oracle.threshold_s:.1f} s"
-        )
-        return f"the original is not slow ({rule}): {verdict.status}{detail}"
-    return f"the original is not interesting: the test says {verdict.status} ({verdict.detail})"
-
-
 def _record(
     opts: Options, oracle: BaseOracle, original: Repro, final: Repro, stats: Stats, seconds: float
 ) -> RunRecord:
@@ -524,10 +511,10 @@ def _verified(
     on. Returns the model, its re-verification and how many steps back it is. A custom
     `--test` oracle is deterministic by contract: no re-verification.
     """
-    if not isinstance(oracle, CompileOracle):
-        return history[-1], None, 0
     for back, model in enumerate(reversed(history)):
         check = oracle.reverify(render(model), k=k)
+        if check is None:
+            return history[-1], None, 0
         if check.passed or back == len(history) - 1:
             if back:
                 log.warning(

@@ -27,8 +27,8 @@ from symshrink.graph import SymGraph
 from symshrink.oracle.calibrate import Calibration
 from symshrink.oracle.profile import Clock
 from symshrink.oracle.signature import Signature
-from symshrink.oracle.verdict import Verdict
 from symshrink.repro.model import Repro
+from symshrink.verdict import Verdict
 
 __all__ = [
     "CALIBRATION",
@@ -57,7 +57,7 @@ __all__ = [
 ]
 
 # A minimize work directory.
-JOURNAL = "journal.jsonl"  # the verdicts by candidate key (oracle/cache.py)
+JOURNAL = "journal.jsonl"  # the verdicts by candidate key (journal.py)
 CONTROLS = "controls.jsonl"  # the measured times of the candidates' controls
 CALIBRATION = "calibration.json"  # the original's measurements (oracle/calibrate.py)
 JUDGED_BY = "judged_by.json"  # what the journal's verdicts depend on (--resume checks it)

@@ -17,13 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from symshrink import search
-from symshrink.oracle.cache import Cache
-from symshrink.oracle.verdict import Verdict
+from symshrink.journal import Journal
 from symshrink.passes import Pass, schedule
 from symshrink.passes.common import size
 from symshrink.repro.model import Repro
 from symshrink.repro.render import canonical_key
 from symshrink.speculate import speculate
+from symshrink.verdict import Verdict
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ class Reducer:
 
     test: Test
     tiers: list[tuple[Pass, ...]] = field(default_factory=schedule)
-    journal: Cache = field(default_factory=Cache)
+    journal: Journal = field(default_factory=Journal)
     on_improve: Callable[[Repro], None] | None = None
     on_call: Callable[[Stats, Repro], None] | None = None
     max_calls: int | None = None

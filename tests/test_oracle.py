@@ -23,7 +23,6 @@ import pytest
 
 from symshrink.files import atomic_write
 from symshrink.oracle import (
-    Cache,
     Calibration,
     CalibrationError,
     CallableOracle,
@@ -511,7 +510,6 @@ def test_callable_oracle() -> None:
     keep = oracle("keep me")
     assert (keep.status, keep.interesting, keep.cached) == ("slow", True, False)
     assert oracle("drop me").status == "fast"
-    assert oracle("drop me").cached
     err = oracle("raise")
     assert err.status == "error" and "ValueError: bad test" in err.detail
 
@@ -534,35 +532,6 @@ def test_command_oracle(tmp_path: Path) -> None:
     assert alive(token) == []
     slow = CommandOracle(["sh", "-c", "sleep 60", "sh"], timeout_s=0.5)("x")
     assert slow.status == "error" and "timeout" in slow.detail and slow.wall_s < 2
-
-
-def test_cache_dedups_and_resumes_from_jsonl(tmp_path: Path) -> None:
-    calls: list[str] = []
-
-    def test(source: str) -> bool:
-        calls.append(source)
-        return "keep" in source
-
-    path = tmp_path / "verdicts.jsonl"
-    oracle = CallableOracle(test, cache=Cache(path))
-    first = oracle.many(["keep 1", "drop", "keep 2", "keep 1 again"], ["a", "b", "c", "a"])
-    assert [v.status for v in first] == ["slow", "fast", "slow", "slow"]
-    assert [v.cached for v in first] == [False, False, False, True]
-    assert calls == ["keep 1", "drop", "keep 2"]  # key "a" judged once
-    assert oracle("keep 2", key="c").cached
-
-    with path.open("a") as f:
-        f.write('{"key": "cut sho')  # a crash mid-write
-    resumed = CallableOracle(test, cache=Cache(path))
-    again = resumed.many(["keep 1", "drop", "keep 2"], ["a", "b", "c"])
-    assert calls == ["keep 1", "drop", "keep 2"]  # nothing re-run
-    assert [v.status for v in again] == ["slow", "fast", "slow"]
-    assert all(v.cached for v in again)
-    assert (resumed.cache.hits, resumed.cache.misses) == (3, 0)
-    # No key given: the text is the key.
-    assert resumed("new keep").cached is False and resumed("new keep").cached is True
-    rows = [json.loads(line) for line in path.read_text().splitlines()[:3]]
-    assert [r["key"] for r in rows] == ["a", "b", "c"]
 
 
 # ------------------------------------------------------------------------- real torch

@@ -136,11 +136,13 @@ def test_a_twin_is_measured_once_per_canonical_form(repro: Path, tmp_path: Path)
     assert [v.status for v in verdicts] == ["slow", "slow", "fast"]
     assert all(v.baseline_s == BASE_S for v in verdicts)
     assert verdicts[2].ratio == pytest.approx(2.8) and not verdicts[2].stopped
-    # A candidate with other values has a twin of its own, measured once.
+    # A candidate with other values has a twin of its own, measured once: a candidate
+    # that pins more of its symbols shares it.
     changed = PIN.apply(model.replace(hints={**model.hints, names[0]: 999}), [Pin(names[1])])
     assert changed is not None
-    oracle(render(changed))
-    oracle(render(changed))  # the second time from the oracle's memo
+    more = PIN.apply(changed, [Pin(n) for n in names[2:15]])  # 1 symbol left: fast
+    assert more is not None
+    assert [oracle(render(m)).status for m in (changed, more)] == ["slow", "fast"]
     assert len(runner.controls()) == calibrated + 2
     assert len(oracle.controls) == 2
 

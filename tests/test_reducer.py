@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from symshrink.oracle.cache import Cache
+from symshrink.journal import Journal
 from symshrink.passes.common import size
 from symshrink.reducer import Reducer
 from symshrink.repro.parse import parse
@@ -60,7 +60,7 @@ def test_resume_from_journal_repeats_no_call(tmp_path: Path) -> None:
     test = planted_predicate({"s2", "s7"})
     journal_path = tmp_path / "journal.jsonl"
 
-    first = Reducer(test=test, journal=Cache(journal_path), max_calls=10)
+    first = Reducer(test=test, journal=Journal(journal_path), max_calls=10)
     first.run(model)
     assert first.stats.oracle_calls == 10
 
@@ -70,7 +70,7 @@ def test_resume_from_journal_repeats_no_call(tmp_path: Path) -> None:
         calls.append(1)
         return test(repro)
 
-    resumed = Reducer(test=counting, journal=Cache(journal_path))
+    resumed = Reducer(test=counting, journal=Journal(journal_path))
     result = resumed.run(model)
     fresh = Reducer(test=test)
     expected = fresh.run(model)

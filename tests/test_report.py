@@ -20,11 +20,11 @@ from symshrink.expr import evaluate
 from symshrink.graph import SymGraph
 from symshrink.oracle.calibrate import Calibration
 from symshrink.oracle.profile import Profile
-from symshrink.oracle.verdict import Verdict
 from symshrink.records import RunRecord
 from symshrink.report import load_run, render_report, write_report
 from symshrink.repro.parse import parse_file
 from symshrink.standalone import render_standalone
+from symshrink.verdict import Verdict
 from symshrink.widths import at_width, widest_sum, width
 from tests.fixtures_gen import generate
 from tests.test_minimize import TEST_SCRIPT

@@ -7,16 +7,13 @@ imported in children (and in the warm workers they are forked from).
 from __future__ import annotations
 
 from symshrink.oracle.base import BaseOracle, Oracle
-from symshrink.oracle.cache import Cache
 from symshrink.oracle.calibrate import Calibration, CalibrationError, calibrate
 from symshrink.oracle.compile_oracle import CompileOracle, Judging, Reverification
 from symshrink.oracle.custom import CallableOracle, CommandOracle
 from symshrink.oracle.runner import Workload
-from symshrink.oracle.verdict import Status, Verdict
 
 __all__ = [
     "BaseOracle",
-    "Cache",
     "Calibration",
     "CalibrationError",
     "CallableOracle",
@@ -25,8 +22,6 @@ __all__ = [
     "Judging",
     "Oracle",
     "Reverification",
-    "Status",
-    "Verdict",
     "Workload",
     "calibrate",
 ]

@@ -1,78 +1,63 @@
-"""The oracle interface the reducer calls, and the caching/batching every oracle shares."""
+"""The oracle interface the reducer calls, and what every oracle shares.
+
+An oracle only judges: the reducer's journal (`symshrink.journal`) is the one cache of
+verdicts, consulted before an oracle is asked.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from symshrink.oracle.cache import Cache, text_key
-from symshrink.oracle.verdict import Verdict
+from symshrink.verdict import Verdict
+
+if TYPE_CHECKING:
+    from symshrink.oracle.compile_oracle import Reverification
 
 
 class Oracle(Protocol):
-    """Judges candidate scripts. `key` is the candidate's canonical form (None: its text)."""
+    """Judges candidate scripts."""
 
-    def __call__(self, candidate_source: str, key: str | None = None) -> Verdict: ...
+    jobs: int
 
-    def many(
-        self, candidates: Sequence[str], keys: Sequence[str | None] | None = None
-    ) -> list[Verdict]: ...
+    def __call__(self, candidate_source: str) -> Verdict: ...
+
+    def many(self, candidates: Sequence[str]) -> list[Verdict]: ...
+
+    def not_interesting(self, verdict: Verdict) -> str: ...
+
+    def reverify(self, source: str, k: int = 3) -> Reverification | None: ...
+
+    def close(self) -> None: ...
 
 
 class BaseOracle:
-    """Answers from the cache when it can, judges each new key once, up to `jobs` at once.
+    """Judges one candidate (`_judge`, the subclass's), or several up to `jobs` at once."""
 
-    Subclasses implement `_judge(source)`. Duplicate keys within one `many` call are judged
-    once; the copies come back marked `cached`.
-    """
-
-    def __init__(self, *, cache: Cache | None = None, jobs: int = 1) -> None:
-        self.cache = cache if cache is not None else Cache()
+    def __init__(self, *, jobs: int = 1) -> None:
         self.jobs = max(1, jobs)
 
     def _judge(self, source: str) -> Verdict:
         raise NotImplementedError
 
-    def __call__(self, candidate_source: str, key: str | None = None) -> Verdict:
-        return self.many([candidate_source], [key])[0]
+    def __call__(self, candidate_source: str) -> Verdict:
+        return self._judge(candidate_source)
 
-    def many(
-        self, candidates: Sequence[str], keys: Sequence[str | None] | None = None
-    ) -> list[Verdict]:
-        if keys is None:
-            keys = [None] * len(candidates)
-        if len(keys) != len(candidates):
-            raise ValueError("one key (or None) per candidate")
-        pairs = list(zip(candidates, keys, strict=True))
-        resolved = [k if k is not None else text_key(s) for s, k in pairs]
-        answers: list[Verdict | None] = []
-        todo: dict[str, str] = {}
-        for source, key in zip(candidates, resolved, strict=True):
-            answer = None if key in todo else self.cache.get(key)
-            if answer is None and key not in todo:
-                todo[key] = source
-            answers.append(answer)
-        judged = dict(zip(todo, self._judge_all(list(todo.values())), strict=True))
-        for key, verdict in judged.items():
-            self.cache.put(key, verdict)
-        first = set(judged)
-        results = []
-        for key, answer in zip(resolved, answers, strict=True):
-            if answer is not None:
-                results.append(answer)
-            elif key in first:
-                first.discard(key)
-                results.append(judged[key])
-            else:
-                results.append(judged[key].as_cached())
-        return results
+    def many(self, candidates: Sequence[str]) -> list[Verdict]:
+        if self.jobs == 1 or len(candidates) <= 1:
+            return [self._judge(s) for s in candidates]
+        with ThreadPoolExecutor(max_workers=min(self.jobs, len(candidates))) as ex:
+            return list(ex.map(self._judge, candidates))
 
-    def _judge_all(self, sources: list[str]) -> list[Verdict]:
-        if self.jobs == 1 or len(sources) <= 1:
-            return [self._judge(s) for s in sources]
-        with ThreadPoolExecutor(max_workers=min(self.jobs, len(sources))) as ex:
-            return list(ex.map(self._judge, sources))
+    def not_interesting(self, verdict: Verdict) -> str:
+        """Why an original with this verdict cannot be reduced, in one line."""
+        return f"the original is not interesting: the test says {verdict.status} ({verdict.detail})"
+
+    def reverify(self, source: str, k: int = 3) -> Reverification | None:
+        """The result judged again, fresh; None: this oracle's verdicts need no second look
+        (a `--test` command is deterministic by contract)."""
+        return None
 
     def close(self) -> None:
         """Release workers and scratch space (nothing to release here)."""

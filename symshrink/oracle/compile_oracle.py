@@ -33,13 +33,13 @@ from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 from symshrink.oracle import lifeline
 from symshrink.oracle.base import BaseOracle
-from symshrink.oracle.cache import Cache, ControlTime, ControlTimes, text_key
 from symshrink.oracle.calibrate import DEFAULT_RATIO, Calibration, CalibrationError, calibrate
+from symshrink.oracle.controls import ControlTime, ControlTimes
 from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.profile import Clock
 from symshrink.oracle.runner import ColdRunner, Job, Limits, Run, Runner, Workload
 from symshrink.oracle.signature import Signature, compare, merge_counts, phase_like
-from symshrink.oracle.verdict import Status, Verdict
+from symshrink.verdict import Status, Verdict
 
 if TYPE_CHECKING:
     from symshrink.baseline import BaselineKind, Control
@@ -116,7 +116,6 @@ class CompileOracle(BaseOracle):
         *,
         workload: Workload | None = None,
         judging: Judging | None = None,
-        cache: Cache | None = None,
         controls: ControlTimes | None = None,
         scratch: Path | None = None,
         reference: Signature | None = None,
@@ -130,7 +129,7 @@ class CompileOracle(BaseOracle):
         measured on a spare slot while its candidate's first run starts (one job and a
         local runner of two slots: the runner's processes must see the scratch files)."""
         jobs = runner.slots if jobs is None else jobs
-        super().__init__(cache=cache, jobs=jobs)
+        super().__init__(jobs=jobs)
         self.beside = beside and jobs == 1 and runner.slots >= 2
         self.calibration = calibration
         self.reference = reference
@@ -145,6 +144,7 @@ class CompileOracle(BaseOracle):
         self._runs_started = 0  # the oracle's clock for how fresh a control is
         self._measured_at: dict[str, int] = {}  # control key -> runs started when measured
         self._last_control: tuple[str, str, Control] | tuple[()] = ()
+        self._original: tuple[str, Verdict] | None = None  # its verdict from calibration
 
     @classmethod
     def create(
@@ -260,7 +260,7 @@ class CompileOracle(BaseOracle):
         )
         if runs:  # the original's runs are judged runs: its first verdict is known now
             self.calibration = calibration
-            self.cache.put(text_key(source), self.verdict(runs, kill_at, calibration.baseline_s))
+            self._original = (source, self.verdict(runs, kill_at, calibration.baseline_s))
         return calibration
 
     @property
@@ -388,6 +388,8 @@ class CompileOracle(BaseOracle):
     # -- verdicts ----------------------------------------------------------------------
 
     def _judge(self, source: str) -> Verdict:
+        if self._original is not None and source == self._original[0]:
+            return self._original[1]  # the calibration's runs judged it
         limit, first = self._limit_and_first_run(source)
         if isinstance(limit, str):
             return self._unjudged(limit)
@@ -451,6 +453,16 @@ class CompileOracle(BaseOracle):
 
     def _majority_slow(self, runs: Sequence[Run], threshold: float) -> bool:
         return 2 * sum(self._slow(r, threshold) for r in runs) > len(runs)
+
+    def not_interesting(self, verdict: Verdict) -> str:
+        detail = f": {verdict.detail}" if verdict.detail else ""
+        cal = self.calibration
+        rule = (
+            f"slow = {cal.ratio:g}x its {cal.baseline} control"
+            if cal.ratio is not None
+            else f"threshold {self.threshold_s:.1f} s"
+        )
+        return f"the original is not slow ({rule}): {verdict.status}{detail}"
 
     def _unjudged(self, why: str) -> Verdict:
         """The verdict on a candidate that could not be run against a limit (its control

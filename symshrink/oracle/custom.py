@@ -13,9 +13,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from symshrink.oracle.base import BaseOracle
-from symshrink.oracle.cache import Cache
 from symshrink.oracle.runner import Job, Limits, Run, Runner, Workload, run_leader
-from symshrink.oracle.verdict import Verdict
+from symshrink.verdict import Verdict
 
 log = logging.getLogger(__name__)
 
@@ -23,8 +22,8 @@ log = logging.getLogger(__name__)
 class CallableOracle(BaseOracle):
     """`fn(source) -> bool` in this process: for library use and millisecond-fast tests."""
 
-    def __init__(self, fn: Callable[[str], bool], *, cache: Cache | None = None) -> None:
-        super().__init__(cache=cache)
+    def __init__(self, fn: Callable[[str], bool]) -> None:
+        super().__init__()
         self.fn = fn
 
     def _judge(self, source: str) -> Verdict:
@@ -75,14 +74,13 @@ class CommandOracle(BaseOracle):
         *,
         timeout_s: float = 300.0,
         jobs: int = 1,
-        cache: Cache | None = None,
         filename: str = "candidate.py",
         scratch: Path | None = None,
         runner: Runner | None = None,
     ) -> None:
         self.cmd = shlex.split(cmd) if isinstance(cmd, str) else list(cmd)
         self.runner = runner if runner is not None else CommandRunner(self.cmd, slots=jobs)
-        super().__init__(cache=cache, jobs=self.runner.slots)
+        super().__init__(jobs=self.runner.slots)
         self.timeout_s = timeout_s
         self.filename = filename
         self.scratch = scratch

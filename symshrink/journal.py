@@ -1,9 +1,11 @@
-"""Records by key, persisted as JSONL so a resumed reduction repeats no call.
+"""The reducer's journal: verdicts by candidate key, persisted as JSONL so a resumed
+reduction repeats no call.
 
 One line per key, appended and flushed as soon as the record is known; a line cut short
-by a crash is skipped on load. Two stores use it, both kept in the work directory of one
-original and one oracle configuration: the verdicts by candidate key (`Cache`, the
-journal), and the measured times of candidates' controls (`ControlTimes`, static twins).
+by a crash is skipped on load. `JsonlStore` is the generic store; `Journal` holds the
+verdicts (the one cache of verdicts: the reducer consults it, oracles only judge), and the
+compile oracle keeps its controls' times in one too (`oracle/controls.py`). This is the
+contract between the reducer and the oracles, with `symshrink.verdict`: it imports no oracle.
 """
 
 from __future__ import annotations
@@ -11,23 +13,16 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import statistics
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from symshrink.oracle.verdict import Verdict
+from symshrink.verdict import Verdict
 
 log = logging.getLogger(__name__)
 
 R = TypeVar("R")
-
-
-def text_key(source: str) -> str:
-    """The key of a candidate the caller gave no canonical key for."""
-    return "sha256:" + hashlib.sha256(source.encode()).hexdigest()
 
 
 class JsonlStore(Generic[R]):
@@ -107,8 +102,8 @@ def _checksum(key: str, data: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-class Cache(JsonlStore[Verdict]):
-    """Verdicts by candidate key: the reducer's journal and the oracle's memo."""
+class Journal(JsonlStore[Verdict]):
+    """Verdicts by candidate key (its canonical form)."""
 
     def __init__(self, path: Path | None = None) -> None:
         super().__init__(path, field="verdict", encode=Verdict.to_dict, decode=Verdict.from_dict)
@@ -117,36 +112,3 @@ class Cache(JsonlStore[Verdict]):
         """The cached verdict, marked `cached=True`."""
         verdict = super().get(key)
         return verdict.as_cached() if verdict is not None else None
-
-
-@dataclass(frozen=True)
-class ControlTime:
-    """A control's measured runs on the oracle's clock, or why it could not be measured."""
-
-    measures: tuple[float, ...]
-    error: str | None = None
-
-    @property
-    def seconds(self) -> float:
-        """The median run (the candidates it is compared with are single runs too)."""
-        return statistics.median(self.measures)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"measures": list(self.measures), "error": self.error}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ControlTime:
-        measures = tuple(float(m) for m in data["measures"])
-        error = data.get("error")
-        if not measures and error is None:
-            raise ValueError("a control time needs measures or an error")
-        return cls(measures, None if error is None else str(error))
-
-
-class ControlTimes(JsonlStore[ControlTime]):
-    """Control (static twin) times by control key, measured once each."""
-
-    def __init__(self, path: Path | None = None) -> None:
-        super().__init__(
-            path, field="control", encode=ControlTime.to_dict, decode=ControlTime.from_dict
-        )
