@@ -470,9 +470,10 @@ def _record(
         initial=Side.of(original),
         final=Side.of(final),
     )
-    if not isinstance(oracle, CompileOracle):
+    timing = oracle.timing()
+    if timing is None:
         return record
-    cal = oracle.calibration
+    cal = timing.calibration
     if cal.reference_s is not None:  # the original's longest run, for the guard
         longest, stopped = cal.reference_s, cal.reference_stopped
     else:
@@ -487,8 +488,8 @@ def _record(
         initial=initial,
         ratio=cal.ratio,
         baseline=cal.baseline if cal.ratio is not None else None,
-        threshold_s=oracle.threshold_s,
-        margin_used=round(oracle.margin, 3),
+        threshold_s=timing.threshold_s,
+        margin_used=round(timing.margin, 3),
     )
 
 

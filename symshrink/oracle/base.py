@@ -8,12 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from symshrink.verdict import Verdict
 
 if TYPE_CHECKING:
+    from symshrink.oracle.calibrate import Calibration
     from symshrink.oracle.compile_oracle import Reverification
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How a timing oracle measured the original and where it draws the line: what the
+    run's record says of them (a `--test` oracle has none)."""
+
+    calibration: Calibration
+    threshold_s: float
+    margin: float
 
 
 class Oracle(Protocol):
@@ -28,6 +40,8 @@ class Oracle(Protocol):
     def not_interesting(self, verdict: Verdict) -> str: ...
 
     def reverify(self, source: str, k: int = 3) -> Reverification | None: ...
+
+    def timing(self) -> Timing | None: ...
 
     def close(self) -> None: ...
 
@@ -57,6 +71,10 @@ class BaseOracle:
     def reverify(self, source: str, k: int = 3) -> Reverification | None:
         """The result judged again, fresh; None: this oracle's verdicts need no second look
         (a `--test` command is deterministic by contract)."""
+        return None
+
+    def timing(self) -> Timing | None:
+        """The original's measurement and the limit (None: this oracle does not time)."""
         return None
 
     def close(self) -> None:

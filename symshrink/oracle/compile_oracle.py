@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 from symshrink.oracle import lifeline
-from symshrink.oracle.base import BaseOracle
+from symshrink.oracle.base import BaseOracle, Timing
 from symshrink.oracle.calibrate import DEFAULT_RATIO, Calibration, CalibrationError, calibrate
 from symshrink.oracle.controls import ControlTime, ControlTimes
 from symshrink.oracle.pool import WarmPool
@@ -453,6 +453,9 @@ class CompileOracle(BaseOracle):
 
     def _majority_slow(self, runs: Sequence[Run], threshold: float) -> bool:
         return 2 * sum(self._slow(r, threshold) for r in runs) > len(runs)
+
+    def timing(self) -> Timing:
+        return Timing(self.calibration, self.threshold_s, self.margin)
 
     def not_interesting(self, verdict: Verdict) -> str:
         detail = f": {verdict.detail}" if verdict.detail else ""
