@@ -662,11 +662,15 @@ def _read(path: Path) -> tuple[str, str]:
 
 
 def _middle(text: str, limit: int = 44) -> str:
-    """Its start and its end: a wide sum's tail (`//160) + 866`) says what it is."""
+    """Its start and its end, cut between terms: a wide sum's tail (`//160) + 866`) says
+    what it is."""
     if len(text) <= limit:
         return text
     half = (limit - 3) // 2
-    return f"{text[:half]} … {text[-half:]}"
+    head, tail = text[:half], text[-half:]
+    head = head[: head.rfind(" ")] if " " in head else head
+    tail = tail[tail.find(" ") + 1 :] if " " in tail else tail
+    return f"{head} … {tail}"
 
 
 @contextlib.contextmanager
