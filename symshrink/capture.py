@@ -571,7 +571,7 @@ class _Run:
                     "  no graph of it reached Inductor: no after-aot repro can reproduce "
                     "this compile's time"
                 )
-            elif before > split["inductor"]:
+            elif before > split["inductor"] and (done or f.state() != "Inductor"):
                 lines.append(
                     f"  {before:.1f} s of it ({before / total:.0%}) went to Dynamo and "
                     "AOTAutograd, before the graph existed: its repros cannot reproduce "

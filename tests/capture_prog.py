@@ -4,6 +4,7 @@
     python tests/capture_prog.py floordiv [N]   N (16) inputs, k = L//160 + 866: a slow Inductor
     python tests/capture_prog.py exit CODE      no torch.compile; exits with CODE
     python tests/capture_prog.py plain          no torch.compile; exits 0
+    python tests/capture_prog.py sleep          no torch.compile; sleeps a minute
 
 `floordiv` is the floordiv_sum fixture family's graph (tests/fixtures_gen.py), written as
 a user would: Dynamo and AOTAutograd take ~3 s, Inductor's forward ~55 s (its scheduling
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 
 def _cat(*xs):
@@ -42,6 +44,9 @@ def main(argv: list[str]) -> int:
     if mode == "exit":
         print("exiting as asked", file=sys.stderr)
         return int(rest[0])
+    if mode == "sleep":
+        time.sleep(60)
+        return 0
     if mode == "plain":
         print("no compile here")
         return 0

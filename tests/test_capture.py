@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -138,6 +140,30 @@ def test_a_failing_program_passes_its_exit_code_and_output(tmp_path: Path) -> No
         "exiting as asked",
         "symshrink: the program exited with code 3",
     ]
+
+
+def test_sigterm_goes_to_the_program_and_its_code_comes_back(tmp_path: Path) -> None:
+    """The program has a process group of its own: capture forwards the signal to it."""
+    pidfile = tmp_path / "pid"
+    cmd = [sys.executable, "-m", "symshrink", "capture", "-o", str(tmp_path / "out")]
+    proc = subprocess.Popen(
+        [*cmd, *_program("sleep")],
+        cwd=tmp_path,
+        env=python_env({"PIDFILE": str(pidfile)}),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not pidfile.exists() or not pidfile.read_text().endswith("\n"):
+        assert time.monotonic() < deadline and proc.poll() is None, "the program never started"
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM
+    assert err.splitlines()[-1] == "symshrink: the program was killed by SIGTERM"
+    pid = int(pidfile.read_text())
+    assert group_members(pid) == [] and read_stat(pid) is None
 
 
 def test_a_program_without_torch_compile_is_exit_1(tmp_path: Path) -> None:
