@@ -410,14 +410,17 @@ class _Run:
     def run(self, argv: list[str]) -> int:
         """Run the program to its end or to --timeout; its exit code (0 when stopped)."""
         interactive = sys.stdin is not None and sys.stdin.isatty()
-        proc = subprocess.Popen(
-            argv,
-            env={**os.environ, **self.env},
-            # its own process group, so that all of it can be stopped; a background group
-            # reading the terminal would stop (SIGTTIN) instead of reading
-            stdin=subprocess.DEVNULL if interactive else None,
-            start_new_session=True,
-        )
+        try:
+            proc = subprocess.Popen(
+                argv,
+                env={**os.environ, **self.env},
+                # its own process group, so that all of it can be stopped; a background
+                # group reading the terminal would stop (SIGTTIN) instead of reading
+                stdin=subprocess.DEVNULL if interactive else None,
+                start_new_session=True,
+            )
+        except OSError as e:  # a script without a #! line, say
+            raise ReproError(f"cannot run it: {e.strerror}", argv[0]) from None
         with watched(proc.pid), _forwarding_signals(proc.pid):
             while proc.poll() is None:
                 self.poll(time.time())
