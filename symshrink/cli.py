@@ -616,6 +616,68 @@ def run(
         raise typer.Exit(1)
 
 
+CAPTURE_EPILOG = (
+    "Exit codes: 0 repros written (also when --timeout stopped the program); 1 none written"
+    " (no torch.compile, no graph reached Inductor, every graph under --min-seconds) or a"
+    " --check failed; 2 bad option; a program that failed: its own exit code (128 + N when"
+    " signal N killed it)."
+)
+
+
+@app.command(epilog=CAPTURE_EPILOG, context_settings={"allow_interspersed_args": False})
+def capture(
+    program: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="PROGRAM",
+            help="the command to run and its arguments, after --: -- python prog.py ARGS",
+            show_default=False,
+        ),
+    ],
+    out: Annotated[
+        Path,
+        typer.Option("-o", "--out", help="folder for the repros and capture.json"),
+    ] = Path("symshrink-capture"),
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            help=_with_default(
+                "stop the program once one compile has run this long, seconds", "none"
+            ),
+            callback=_positive,
+        ),
+    ] = None,
+    min_seconds: Annotated[
+        float,
+        typer.Option(help="write only graphs that compiled at least this long, seconds", min=0.0),
+    ] = 0.0,
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check", help="retrace each written repro as `run --no-native-compile` does"
+        ),
+    ] = False,
+) -> None:
+    """Run a torch.compile program; write each compiled graph's after-aot repro (even for
+    a compile stopped at --timeout) and say where the compile time went."""
+    from symshrink import capture as capturing
+
+    outcome = capturing.capture(
+        capturing.Options(
+            program=tuple(program),
+            out=out,
+            timeout=timeout,
+            min_seconds=min_seconds,
+            check=check,
+        ),
+        notify=lambda line: typer.echo(f"symshrink: {line}", err=True),
+    )
+    typer.echo(outcome.text, nl=False)
+    if outcome.message:
+        typer.echo(f"symshrink: {outcome.message}", err=True)
+    raise typer.Exit(outcome.exit_code)
+
+
 def main() -> None:
     """Entry point: bad input is one line on stderr and exit code 2, never a traceback.
 

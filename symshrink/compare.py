@@ -16,7 +16,7 @@ import json
 import resource
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,18 +66,34 @@ def compare(
 
 
 def _child(config: str, script: Path, mode: str, extra: list[str], cwd: Path) -> Compared:
+    return Compared(config, *retrace_in_child(script, mode=mode, extra=extra, cwd=cwd))
+
+
+def retrace_in_child(
+    script: Path,
+    *,
+    mode: str = "preserved",
+    extra: Sequence[str] = (),
+    cwd: Path,
+    timeout_s: float | None = None,
+) -> tuple[RetraceResult, float]:
+    """`python -m symshrink.retrace SCRIPT --json` in a fresh child: its result and CPU
+    seconds. A child still running at `timeout_s` is killed and its result says so."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     argv = [sys.executable, "-m", "symshrink.retrace", str(script), "--json", "--mode", mode]
     # its own watched process group, as the oracle's children: no compile worker outlives it
-    _, out, err = run_in_group([*argv, *extra], timeout_s=None, cwd=cwd, env=child_env())
+    code, out, err = run_in_group([*argv, *extra], timeout_s=timeout_s, cwd=cwd, env=child_env())
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     try:
         result = RetraceResult(**json.loads(out))
     except (ValueError, TypeError):
         tail = (err.strip().splitlines() or ["no output"])[-1]
-        result = RetraceResult(script=str(script), mode=mode, error=f"the child failed: {tail}")
-    return Compared(config, result, cpu)
+        why = (
+            f"still running after {timeout_s:g} s" if code is None else f"the child failed: {tail}"
+        )
+        result = RetraceResult(script=str(script), mode=mode, error=why)
+    return result, cpu
 
 
 def table(rows: list[Compared]) -> str:
