@@ -639,27 +639,68 @@ def _dot_floordiv(env: _Env, *, n: int = 20, base: int = 100, step: int = 3) -> 
     return built
 
 
-def _prod_floordiv(env: _Env, *, n: int = 10, base: int = 100, step: int = 3) -> _Built:
-    """``k*(Σ)`` past torch 2.13's 20-term guard: 2N free SymInt inputs (bare symbols),
-    the sums ``A`` and ``B`` of each half and ``k = (A*B)//(A + B)`` (an ``arange`` size).
-    ``A*B`` stays an unexpanded product, which ``safe_gcd``'s guard does not count as a
-    wide sum, so sympy's polynomial GCD expands it (N² terms) against ``A + B``; the
-    divisor alone trips the guard from 2N = 22 terms on."""
-    import torch
-
+def _item_halves(env: _Env, n: int, base: int, step: int) -> tuple[list[Any], Any, Any]:
+    """2N free SymInt inputs (bare symbols, ``.item()``-like) and the sums of each half."""
     n = _check_n(n)
     us = [env.symbol(base + step * i, f"item{i}") for i in range(2 * n)]
     env.check_distinct(2 * n)
     a, b = us[0], us[n]
     for i in range(1, n):
         a, b = a + us[i], b + us[n + i]
-    k = (a * b) // (a + b)
+    return us, a, b
+
+
+def _arange_of(env: _Env, us: list[Any], k: Any, params: dict[str, Any]) -> _Built:
+    """A graph of the SymInt inputs ``us`` and ``k`` that only uses ``k``, as an ``arange``
+    size."""
+    import torch
 
     def fn(*args: Any) -> Any:
         *_items, k = args
         return (torch.arange(k, dtype=torch.float32) * 2.0,)
 
     built = _trace(fn, [*us, k])
+    built.params = params
+    return built
+
+
+def _prod_floordiv(env: _Env, *, n: int = 10, base: int = 100, step: int = 3) -> _Built:
+    """``k*(Σ)`` past torch 2.13's 20-term guard: the sums ``A`` and ``B`` of 2N free SymInt
+    inputs and ``k = (A*B)//(A + B)``. ``A*B`` stays an unexpanded product, which
+    ``safe_gcd``'s guard does not count as a wide sum, so sympy's polynomial GCD expands
+    it (N² terms) against ``A + B``; the divisor alone trips the guard from 2N = 22."""
+    us, a, b = _item_halves(env, n, base, step)
+    return _arange_of(env, us, (a * b) // (a + b), {"n": n, "base": base, "step": step})
+
+
+def _prod_pythonmod(env: _Env, *, n: int = 10, base: int = 100, step: int = 3) -> _Built:
+    """``PythonMod`` of a product: ``k = (A*B - 1000*u_N) % 160`` over the sums ``A``, ``B``
+    of 2N free SymInt inputs (the dividend's sign unknown, so ``PythonMod``, whose eval
+    takes sympy's ``Mod`` and its polynomial GCD through the expanded product)."""
+    us, a, b = _item_halves(env, n, base, step)
+    k = (a * b - 1000 * us[n]) % 160
+    return _arange_of(env, us, k, {"n": n, "base": base, "step": step})
+
+
+def _prod_modidx(env: _Env, *, n: int = 12, base: int = 10, step: int = 3) -> _Built:
+    """modidx_outer with a product for a size: over the sums ``A``, ``B`` of the halves of
+    N dynamic 1-D inputs, ``arange(A*B)`` times ``arange(A + B)`` as an outer product,
+    transposed, made contiguous and viewed back ``(A*B, A + B)``: Inductor indexes it
+    with ``ModularIndexing((A + B)*i + j, 1, A*B)``, a divisor that is a product, which
+    the 20-term guard does not count. SymInt inputs ``P = A*B`` and ``Q = A + B``."""
+    import torch
+
+    xs, _half, a, b = _halves(env, n, base, step)
+    p, q = a * b, a + b
+
+    def fn(*args: Any) -> Any:
+        *ts, p, q = args
+        rows = torch.arange(p, dtype=torch.float32)
+        cols = torch.arange(q, dtype=torch.float32) + torch.cat(ts).sum()
+        t = (rows.unsqueeze(1) * cols.unsqueeze(0)).t().contiguous()
+        return (t.view(-1).view(p, q) * 2.0,)
+
+    built = _trace(fn, [*xs, p, q])
     built.params = {"n": n, "base": base, "step": step}
     return built
 
@@ -818,6 +859,8 @@ SLOW_FAMILIES: dict[str, Callable[..., _Built]] = {
     "dot_floordiv": _dot_floordiv,
     "max_chain": _max_chain,
     "prod_floordiv": _prod_floordiv,
+    "prod_pythonmod": _prod_pythonmod,
+    "prod_modidx": _prod_modidx,
     "split_reverse": _split_reverse,
     "aot_frames_outer": _aot_frames_outer,
 }
