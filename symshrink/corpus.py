@@ -58,6 +58,7 @@ __all__ = [
     "GENERATE",
     "MINIMAL",
     "ORIGIN",
+    "SYMPY_REPRO",
     "VERDICTS",
     "Entry",
     "Replay",
@@ -70,6 +71,7 @@ __all__ = [
     "replay_record",
     "replay_table",
     "replay_with",
+    "sympy_repros",
     "versions_table",
 ]
 
@@ -77,6 +79,7 @@ MINIMAL = "minimal.py"
 CASE = "case.json"
 ORIGIN = "origin.py"
 GENERATE = "generate.txt"
+SYMPY_REPRO = "sympy_repro.py"
 ORIGIN_MAX_BYTES = 64_000  # larger originals are recorded by the command that writes them
 VERDICTS = ("still slow", "fixed", "slow, other cause", "error")
 CASE_FORMAT = 2  # 2: judged by the ratio to the static twin, no machine paths
@@ -117,6 +120,7 @@ def add(
     generate: str | None = None,
     ratio: float | None = None,
     torch_settings: Mapping[str, str] | None = None,
+    links: Sequence[str] = (),
     force: bool = False,
 ) -> Path:
     """Add `minimal` to `corpus` as `name`; returns the entry's directory.
@@ -124,7 +128,8 @@ def add(
     The script must parse with symshrink's parser; one that is not yet standalone is
     written in the standalone form (`render_output`). `run_dir` (a minimize work
     directory) fills case.json from its report.json and calibration.json; `ratio` (R) and
-    `torch_settings` override what the run recorded. The original is copied when
+    `torch_settings` override what the run recorded; `links` are the issue or PR URLs of
+    the report it came from. The original is copied when
     given (or named by the report) and at most ORIGIN_MAX_BYTES, else `generate` (a
     command) is recorded. An existing entry is replaced only with `force`.
     Raises ReproError for bad input.
@@ -166,9 +171,10 @@ def add(
         generate=generate,
         ratio=ratio,
         torch_settings=torch_settings,
+        links=links,
     )
     if force and entry_dir.exists():  # a replaced entry keeps no stale origin file
-        for stale in (ORIGIN, GENERATE):
+        for stale in (ORIGIN, GENERATE, SYMPY_REPRO):
             (entry_dir / stale).unlink(missing_ok=True)
     atomic_write(entry_dir / MINIMAL, text)
     if origin_text is not None:
@@ -226,6 +232,7 @@ def _case(
     generate: str | None,
     ratio: float | None,
     torch_settings: Mapping[str, str] | None,
+    links: Sequence[str],
 ) -> dict[str, Any]:
     """case.json: no path of this machine in it (the entry's own files are named relative to
     it), so the entry means the same wherever the corpus is checked out."""
@@ -249,6 +256,7 @@ def _case(
             "file": ORIGIN if origin_copied else None,
             "generate": generate,
         },
+        "links": list(links),
         "torch_version": torch_version,
         "torch_version_source": "report" if report.get("torch_version") else "installed at add",
         "sympy_version": installed_version("sympy"),
@@ -766,6 +774,81 @@ def sweep_table(results: Sequence[Sweep]) -> str:
         f"{r.name}: still slow from {_cell(r.smallest)} free symbols\n" for r in results
     )
     return _table(header, body) + smallest
+
+
+# ------------------------------------------------------------------- sympy reproducers
+
+# One sympy function "dominates" an entry when its calls hold at least this share of the
+# entry's compile; its slowest call is then the entry's sympy-only reproducer.
+DOMINANT_SHARE = 0.5
+SYMPY_SLOW_S = 0.1  # a reproducer that runs faster than this shows nothing
+
+
+def sympy_repros(
+    corpus: Path, *, names: Sequence[str] = (), timeout_s: float = 300.0, shrink: bool = True
+) -> list[tuple[str, dict[str, Any]]]:
+    """Write each entry's sympy-only reproducer (`symshrink.sympy_repro.build` on its
+    minimal.py) as `sympy_repro.py` where one sympy function dominates its compile, and
+    record in case.json `sympy_repro`: the file and its seconds with sympy alone, or
+    `file: null` and why there is none (no sympy call could be rebuilt without torch, or
+    no function holds DOMINANT_SHARE of the compile). Returns (name, record) per entry."""
+    results = []
+    for entry in entries(corpus, names):
+        record = _sympy_repro(entry, timeout_s, shrink)
+        if record["file"] is None:
+            (entry.path / SYMPY_REPRO).unlink(missing_ok=True)
+        case = {**entry.case, "sympy_repro": record}
+        atomic_write(entry.path / CASE, json.dumps(case, indent=2) + "\n")
+        results.append((entry.name, record))
+        log.info("%s: %s", entry.name, record.get("why") or record["file"])
+    return results
+
+
+def _sympy_repro(entry: Entry, timeout_s: float, shrink: bool) -> dict[str, Any]:
+    """One entry's `sympy_repro` record; a kept script is written into the entry."""
+    from symshrink import sympy_repro as sr
+
+    with tempfile.TemporaryDirectory(prefix="symshrink-sympy-") as tmp:
+        script = Path(tmp) / MINIMAL  # the capture names the script: no path of this machine
+        script.write_text(entry.minimal.read_text())
+        try:
+            outcome = sr.build(script, Path(tmp) / SYMPY_REPRO, timeout=timeout_s, do_shrink=shrink)
+        except sr.CaptureError as e:
+            return {"file": None, "why": str(e).replace(f"{tmp}/", "")}
+        call, shrunk = outcome.captured, outcome.shrunk
+        compile_s, function_s = outcome.compile_s, outcome.function_s
+        share = function_s / compile_s if compile_s and function_s is not None else None
+        standalone_s = shrunk.seconds if shrunk is not None else outcome.standalone_s
+        record: dict[str, Any] = {
+            "file": None,
+            "function": call.function,
+            "compile_s": _rounded(compile_s),
+            "function_s": _rounded(function_s),
+            "share": _rounded(share),
+            "call_s": _rounded(call.seconds),
+            "sympy_alone_s": _rounded(standalone_s),
+            "terms": [shrunk.terms_before, shrunk.terms_after] if shrunk is not None else None,
+            "threshold_s": _rounded(outcome.threshold),
+            "sympy_version": installed_version("sympy"),
+            "measured": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        }
+        if share is None or share < DOMINANT_SHARE:
+            why = (
+                f"no sympy function dominates: {call.function} holds {_cell(share)} of the compile"
+            )
+        elif not outcome.out.is_file() or standalone_s is None or standalone_s < SYMPY_SLOW_S:
+            why = (
+                f"{call.function}'s slowest call ({_cell(call.seconds)} s in the compile) "
+                f"takes {_cell(standalone_s)} s with sympy alone"
+            )
+        else:
+            atomic_write(entry.path / SYMPY_REPRO, outcome.out.read_text())
+            return {**record, "file": SYMPY_REPRO}
+        return {**record, "why": why}
+
+
+def _rounded(v: float | None) -> float | None:
+    return None if v is None else round(v, 3)
 
 
 # -------------------------------------------------------------------------------- table
