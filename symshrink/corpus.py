@@ -10,7 +10,10 @@ Each entry is a directory holding
   their ratio (`slow_phase_s`, `baseline_s`, `ratio`), R (`ratio` at the top: the ratio
   it was minimized at), the slow phase and the hot spots it was judged by;
 - `origin.py`, a copy of the original script when it is small, or `generate.txt`, the
-  command that writes it (e.g. `python tests/fixtures_gen.py OUT --family floordiv_sum`).
+  command that writes it (e.g. `python tests/fixtures_gen.py OUT --family floordiv_sum`);
+- `sympy_repro.py` (written by `sympy_repros`, a step after `add`: it costs a compile and
+  a shrink), the slowest call of the sympy function that dominates the compile, runnable
+  with sympy alone; case.json's `sympy_repro` records its seconds, or why there is none.
 
 `replay` judges every entry as `minimize` judged it: the compile oracle's child (warm
 forked, `--no-native-compile`, the entry's recorded torch settings) measures the entry's
@@ -788,10 +791,11 @@ def sympy_repros(
     corpus: Path, *, names: Sequence[str] = (), timeout_s: float = 300.0, shrink: bool = True
 ) -> list[tuple[str, dict[str, Any]]]:
     """Write each entry's sympy-only reproducer (`symshrink.sympy_repro.build` on its
-    minimal.py) as `sympy_repro.py` where one sympy function dominates its compile, and
-    record in case.json `sympy_repro`: the file and its seconds with sympy alone, or
-    `file: null` and why there is none (no sympy call could be rebuilt without torch, or
-    no function holds DOMINANT_SHARE of the compile). Returns (name, record) per entry."""
+    minimal.py, else its origin.py) as `sympy_repro.py` where one sympy function dominates
+    that script's compile, and record in case.json `sympy_repro`: the script it came from,
+    the file and its seconds with sympy alone, or `file: null` and why there is none (no
+    sympy call could be rebuilt without torch, or no function holds DOMINANT_SHARE of the
+    compile). Returns (name, record) per entry."""
     results = []
     for entry in entries(corpus, names):
         record = _sympy_repro(entry, timeout_s, shrink)
@@ -805,22 +809,38 @@ def sympy_repros(
 
 
 def _sympy_repro(entry: Entry, timeout_s: float, shrink: bool) -> dict[str, Any]:
-    """One entry's `sympy_repro` record; a kept script is written into the entry."""
+    """One entry's `sympy_repro` record, from its minimal.py, else from its origin.py (the
+    original, where the pathology is widest and one function more often dominates); a
+    kept script is written into the entry."""
+    records = [
+        _sympy_repro_of(entry, name, timeout_s, shrink)
+        for name in (MINIMAL, ORIGIN)
+        if (entry.path / name).is_file()
+    ]
+    kept = next((r for r in records if r["file"] is not None), None)
+    if kept is not None:
+        return kept
+    return {**records[0], "why": "; ".join(f"{r['script']}: {r['why']}" for r in records)}
+
+
+def _sympy_repro_of(entry: Entry, name: str, timeout_s: float, shrink: bool) -> dict[str, Any]:
+    """The `sympy_repro` record of the entry's script `name`."""
     from symshrink import sympy_repro as sr
 
     with tempfile.TemporaryDirectory(prefix="symshrink-sympy-") as tmp:
-        script = Path(tmp) / MINIMAL  # the capture names the script: no path of this machine
-        script.write_text(entry.minimal.read_text())
+        script = Path(tmp) / name  # the capture names the script: no path of this machine
+        script.write_text((entry.path / name).read_text())
         try:
             outcome = sr.build(script, Path(tmp) / SYMPY_REPRO, timeout=timeout_s, do_shrink=shrink)
         except sr.CaptureError as e:
-            return {"file": None, "why": str(e).replace(f"{tmp}/", "")}
+            return {"file": None, "script": name, "why": str(e).replace(f"{tmp}/", "")}
         call, shrunk = outcome.captured, outcome.shrunk
         compile_s, function_s = outcome.compile_s, outcome.function_s
         share = function_s / compile_s if compile_s and function_s is not None else None
         standalone_s = shrunk.seconds if shrunk is not None else outcome.standalone_s
         record: dict[str, Any] = {
             "file": None,
+            "script": name,
             "function": call.function,
             "compile_s": _rounded(compile_s),
             "function_s": _rounded(function_s),

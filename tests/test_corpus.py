@@ -397,7 +397,8 @@ def test_links_and_the_sympy_reproducer(run: dict[str, Path], tmp_path: Path, ca
     assert code == 0, err
     case = json.loads((corpus / "x" / "case.json").read_text())
     record = case["sympy_repro"]
-    assert record["file"] is None and record["why"] and out.startswith("x: none (")
+    assert record["file"] is None and out.startswith("x: none (")
+    assert "minimal.py: " in record["why"] and "origin.py: " in record["why"]  # both tried
     assert not (corpus / "x" / "sympy_repro.py").exists()
     assert not machine_paths(case), machine_paths(case)
 
@@ -414,6 +415,7 @@ def test_links_and_the_sympy_reproducer(run: dict[str, Path], tmp_path: Path, ca
     monkeypatch.setattr(sr, "build", built(0.9, 2.5))
     ((name, kept),) = corpus_mod.sympy_repros(corpus, shrink=False)
     assert name == "x" and kept["file"] == "sympy_repro.py" and "why" not in kept
+    assert kept["script"] == "minimal.py"  # the first script tried
     assert (kept["share"], kept["sympy_alone_s"], kept["function"]) == (0.9, 2.5, "sympy.gcd")
     assert (corpus / "x" / "sympy_repro.py").read_text() == "print('seconds: 1.0')\n"
     for share, alone_s in ((0.3, 2.5), (0.9, 0.01)):  # spread over calls; too fast alone
