@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,9 +28,9 @@ CORPUS = Path(__file__).resolve().parents[1] / "corpora"
 ENTRIES = corpus_mod.entries(CORPUS)
 
 
-def test_at_least_five_distinct_pathologies() -> None:
-    """Five entries whose recorded hot spots are not all the same function."""
-    assert len(ENTRIES) >= 5
+def test_at_least_ten_distinct_pathologies() -> None:
+    """Ten entries whose recorded hot spots are not all the same function."""
+    assert len(ENTRIES) >= 10
     hottest = {e.name: e.reference.names[0] for e in ENTRIES if e.reference is not None}
     assert len(hottest) == len(ENTRIES), "every entry records the hot spots it was judged by"
     assert len(set(hottest.values())) >= 3, hottest
@@ -65,6 +66,38 @@ def test_the_recorded_twin_ratio_reaches_its_R(entry: corpus_mod.Entry) -> None:
     """Still slow as recorded: at least R x its static twin (R = 4 for the entries minimized
     at an absolute threshold, before the ratio verdict)."""
     assert entry.twin_ratio is not None and entry.twin_ratio >= entry.ratio
+
+
+REPORT = re.compile(r"\b(pytorch|sympy)#(\d+)")
+LINK = re.compile(r"^https://github\.com/(pytorch/pytorch|sympy/sympy)/(issues|pull)/(\d+)$")
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
+def test_entries_from_a_report_link_it(entry: corpus_mod.Entry) -> None:
+    """A report its generate.txt names (`pytorch#N`, `sympy#N`) is linked in case.json."""
+    links = entry.case["links"]
+    assert all(LINK.match(url) for url in links), links
+    generate = entry.path / "generate.txt"
+    named = REPORT.findall(generate.read_text()) if generate.is_file() else []
+    linked = {(m[1].split("/")[0], m[3]) for m in map(LINK.match, links) if m}
+    assert set(named) <= linked, (named, links)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
+def test_sympy_reproducer_or_why_not(entry: corpus_mod.Entry) -> None:
+    """Where one sympy function dominates the compile, a sympy-only script slow with sympy
+    alone; elsewhere case.json says why there is none."""
+    record = entry.case["sympy_repro"]
+    if record["file"] is None:
+        assert record["why"]
+        assert not (entry.path / corpus_mod.SYMPY_REPRO).exists()
+        return
+    script = entry.path / record["file"]
+    text = script.read_text()
+    assert "import torch" not in text and "from torch" not in text
+    assert record["share"] >= corpus_mod.DOMINANT_SHARE
+    assert record["sympy_alone_s"] >= corpus_mod.SYMPY_SLOW_S
+    assert record["function"].startswith("sympy.") and record["sympy_version"]
 
 
 def replay(cwd: Path, *args: str, timeout: float) -> Any:
