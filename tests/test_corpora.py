@@ -114,10 +114,11 @@ def replay(cwd: Path, *args: str, timeout: float) -> Any:
 
 @pytest.mark.torch
 def test_two_replays_in_a_row_agree(tmp_path: Path) -> None:
-    """Two entries far above R (6x and 11x their twins at R = 4, a few seconds each),
-    replayed by this interpreter and then again through `--python`, as one table of two
-    columns."""
-    names = ("aot_frames_outer_bw", "modidx_outer_sums")
+    """The entry far above R (11-12x its twin at R = 4, a few seconds), replayed by this
+    interpreter and then again through `--python`, as one table of two columns. (The
+    other entries were minimized to R and replay at 3.6-4.9x or 7.6-8.3x with an
+    occasional 'other cause': docs/corpus.md.)"""
+    names = ("modidx_outer_sums",)
     first, second = replay(tmp_path, *names, "--python", sys.executable, timeout=600)
     assert first["torch_version"] == second["torch_version"]
     for a, b in zip(first["entries"], second["entries"], strict=True):

@@ -1,19 +1,22 @@
 # A self-contained repro written by symshrink: `python THIS.py` retraces it with its
 # SymInt relationships preserved and times Inductor's compile (needs only torch).
 # `--torch-run-repro` runs torch's own run_repro; `--help` for more.
-s28 = 142
-s40 = 154
-s46 = 121
-s49 = 51
-s50 = 148
-s51 = 118
-s57 = 151
-s75 = 112
-s77 = 100
-s80 = 130
-s86 = 157
-s90 = 109
-s94 = 145
+s23 = 31
+s26 = 14
+s28 = 17
+s40 = 38
+s46 = 15
+s49 = 12
+s50 = 74
+s51 = 29
+s57 = 18
+s75 = 56
+s77 = 50
+s80 = 16
+s86 = 19
+s89 = 13
+s90 = 27
+s94 = 36
 
 # env var omitted due to stable_output=True
 import torch
@@ -47,42 +50,37 @@ torch._higher_order_ops.triton_kernel_wrap.kernel_side_table.reset_table()
 
 from torch.nn import *
 class Repro(torch.nn.Module):
+
     def __init__(self) -> None:
         super().__init__()
 
-
-
-    def forward(self, arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg9_1, arg10_1, arg11_1, arg12_1, arg13_1, arg14_1, arg15_1, arg16_1, arg17_1, arg18_1, arg19_1, arg20_1):
-        add = arg20_1 + 1;  add = None
-        iota = torch.ops.prims.iota.default(arg20_1, start = 0, step = 1, dtype = torch.int64, device = device(type='cpu'), requires_grad = False);  arg20_1 = None
-        mul = torch.ops.aten.mul.Tensor(iota, 1);  iota = None
-        add_1 = torch.ops.aten.add.Tensor(mul, 0);  mul = None
-        convert_element_type = torch.ops.prims.convert_element_type.default(add_1, torch.float32);  add_1 = None
-        mul_1 = torch.ops.aten.mul.Tensor(convert_element_type, 2.0);  convert_element_type = None
+    def forward(self, arg0_1, arg1_1, arg2_1, arg3_1, arg4_1, arg5_1, arg6_1, arg7_1, arg8_1, arg10_1, arg14_1, arg15_1, arg16_1, arg17_1, arg18_1, arg19_1, arg20_1):
+        add = arg20_1 + 1
+        iota = torch.ops.prims.iota.default(arg20_1, start=0, step=1, dtype=torch.int64, device=device(type='cpu'), requires_grad=False)
+        mul = torch.ops.aten.mul.Tensor(iota, 1)
+        add_1 = torch.ops.aten.add.Tensor(mul, 0)
+        convert_element_type = torch.ops.prims.convert_element_type.default(add_1, torch.float32)
+        mul_1 = torch.ops.aten.mul.Tensor(convert_element_type, 2.0)
         return (mul_1,)
 
 def load_args(reader):
-    reader.symint(100, expr='s77')  # arg0_1
-    reader.symint(51, expr='s49')  # arg1_1
-    reader.symint(106, expr='106')  # arg2_1
-    reader.symint(109, expr='s90')  # arg3_1
-    reader.symint(112, expr='s75')  # arg4_1
-    reader.symint(115, expr='115')  # arg5_1
-    reader.symint(118, expr='s51')  # arg6_1
-    reader.symint(121, expr='s46')  # arg7_1
-    reader.symint(124, expr='124')  # arg8_1
-    reader.symint(127, expr='127')  # arg9_1
-    reader.symint(130, expr='s80')  # arg10_1
-    reader.symint(133, expr='133')  # arg11_1
-    reader.symint(136, expr='136')  # arg12_1
-    reader.symint(139, expr='139')  # arg13_1
-    reader.symint(142, expr='s28')  # arg14_1
-    reader.symint(145, expr='s94')  # arg15_1
-    reader.symint(148, expr='s50')  # arg16_1
-    reader.symint(151, expr='s57')  # arg17_1
-    reader.symint(154, expr='s40')  # arg18_1
-    reader.symint(157, expr='s86')  # arg19_1
-    reader.symint(530, expr='(((s46 + s49 + s75 + s77 + s90 + 472)*(s28 + s40 + s50 + s57 + s86 + s94 + 408))//(s28 + s40 + s46 + s49 + s50 + s51 + s57 + s75 + s77 + s80 + s86 + s90 + 880))')  # arg20_1
+    reader.symint(50, expr='s77')  # arg0_1
+    reader.symint(12, expr='s49')  # arg1_1
+    reader.symint(13, expr='s89')  # arg2_1
+    reader.symint(27, expr='s90')  # arg3_1
+    reader.symint(56, expr='s75')  # arg4_1
+    reader.symint(14, expr='s26')  # arg5_1
+    reader.symint(29, expr='s51')  # arg6_1
+    reader.symint(15, expr='s46')  # arg7_1
+    reader.symint(31, expr='s23')  # arg8_1
+    reader.symint(16, expr='s80')  # arg10_1
+    reader.symint(17, expr='s28')  # arg14_1
+    reader.symint(36, expr='s94')  # arg15_1
+    reader.symint(74, expr='s50')  # arg16_1
+    reader.symint(18, expr='s57')  # arg17_1
+    reader.symint(38, expr='s40')  # arg18_1
+    reader.symint(19, expr='s86')  # arg19_1
+    reader.symint(224, expr='(((s28 + s40 + s50 + s57 + s80 + s86 + 408)*(s23 + s26 + s46 + s49 + s51 + s75 + s77 + s89 + s90 + 127))//(s23 + s26 + s28 + s40 + s46 + s49 + s50 + s51 + s57 + s75 + s77 + s80 + s89 + s90 + s94 + 535))')  # arg20_1
 load_args._version = 0
 mod = Repro()
 
@@ -676,33 +674,29 @@ def standalone_main(argv: Sequence[str], mod: Any, spec: InputSpec, scope: dict[
 
 
 RETRACE_INPUTS = InputSpec(
-    hints={'s28': 142, 's40': 154, 's46': 121, 's49': 51, 's50': 148, 's51': 118, 's57': 151, 's75': 112, 's77': 100, 's80': 130, 's86': 157, 's90': 109, 's94': 145},
+    hints={'s23': 31, 's26': 14, 's28': 17, 's40': 38, 's46': 15, 's49': 12, 's50': 74, 's51': 29, 's57': 18, 's75': 56, 's77': 50, 's80': 16, 's86': 19, 's89': 13, 's90': 27, 's94': 36},
     unbacked=(),
     values=(
         's77',  # arg0_1
         's49',  # arg1_1
-        '106',  # arg2_1
+        's89',  # arg2_1
         's90',  # arg3_1
         's75',  # arg4_1
-        '115',  # arg5_1
+        's26',  # arg5_1
         's51',  # arg6_1
         's46',  # arg7_1
-        '124',  # arg8_1
-        '127',  # arg9_1
+        's23',  # arg8_1
         's80',  # arg10_1
-        '133',  # arg11_1
-        '136',  # arg12_1
-        '139',  # arg13_1
         's28',  # arg14_1
         's94',  # arg15_1
         's50',  # arg16_1
         's57',  # arg17_1
         's40',  # arg18_1
         's86',  # arg19_1
-        '((torch.sym_sum([472, s46, s49, s75, s77, s90]) * torch.sym_sum([408, s28, s40, s50, s57, s86, s94])) // torch.sym_sum([880, s28, s40, s46, s49, s50, s51, s57, s75, s77, s80, s86, s90]))',  # arg20_1
+        '((torch.sym_sum([408, s28, s40, s50, s57, s80, s86]) * torch.sym_sum([127, s23, s26, s46, s49, s51, s75, s77, s89, s90])) // torch.sym_sum([535, s23, s26, s28, s40, s46, s49, s50, s51, s57, s75, s77, s80, s89, s90, s94]))',  # arg20_1
     ),
     carried=(),
-    used=('s28', 's40', 's46', 's49', 's50', 's51', 's57', 's75', 's77', 's80', 's86', 's90', 's94'),
+    used=('s23', 's26', 's28', 's40', 's46', 's49', 's50', 's51', 's57', 's75', 's77', 's80', 's86', 's89', 's90', 's94'),
 )
 
 
