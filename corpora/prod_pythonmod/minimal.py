@@ -1,11 +1,13 @@
 # A self-contained repro written by symshrink: `python THIS.py` retraces it with its
 # SymInt relationships preserved and times Inductor's compile (needs only torch).
 # `--torch-run-repro` runs torch's own run_repro; `--help` for more.
-s51 = 118
-s77 = 100
-s80 = 130
-s89 = 106
-s90 = 109
+s46 = 3
+s49 = 12
+s51 = 7
+s77 = 25
+s80 = 2
+s89 = 6
+s90 = 13
 
 # env var omitted due to stable_output=True
 import torch
@@ -43,18 +45,20 @@ class Repro(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()
 
-    def forward(self, arg0_1, arg2_1, arg3_1, arg4_1, arg6_1, arg10_1, arg12_1):
+    def forward(self, arg0_1, arg1_1, arg2_1, arg3_1, arg6_1, arg7_1, arg10_1, arg12_1):
         iota = torch.ops.prims.iota.default(arg12_1, start=0, step=1, dtype=torch.int64, device=device(type='cpu'), requires_grad=False)
-        return (iota,)
+        add_1 = torch.ops.aten.add.Tensor(iota, 0)
+        return (add_1,)
 
 def load_args(reader):
-    reader.symint(100, expr='s77')  # arg0_1
-    reader.symint(106, expr='s89')  # arg2_1
-    reader.symint(109, expr='s90')  # arg3_1
-    reader.symint(118, expr='s51')  # arg4_1
-    reader.symint(118, expr='s51')  # arg6_1
-    reader.symint(130, expr='s80')  # arg10_1
-    reader.symint(46, expr='PythonMod(-1000*s51 + (s51 + s80 + 505)*(s51 + s77 + s89 + 218), 160)')  # arg12_1
+    reader.symint(25, expr='s77')  # arg0_1
+    reader.symint(12, expr='s49')  # arg1_1
+    reader.symint(6, expr='s89')  # arg2_1
+    reader.symint(13, expr='s90')  # arg3_1
+    reader.symint(7, expr='s51')  # arg6_1
+    reader.symint(3, expr='s46')  # arg7_1
+    reader.symint(2, expr='s80')  # arg10_1
+    reader.symint(148, expr='PythonMod((s46 + s51 + s80 + 384)*(s49 + s77 + s89 + s90 + 227) - 118000, 160)')  # arg12_1
 load_args._version = 0
 mod = Repro()
 
@@ -648,19 +652,20 @@ def standalone_main(argv: Sequence[str], mod: Any, spec: InputSpec, scope: dict[
 
 
 RETRACE_INPUTS = InputSpec(
-    hints={'s51': 118, 's77': 100, 's80': 130, 's89': 106, 's90': 109},
+    hints={'s46': 3, 's49': 12, 's51': 7, 's77': 25, 's80': 2, 's89': 6, 's90': 13},
     unbacked=(),
     values=(
         's77',  # arg0_1
+        's49',  # arg1_1
         's89',  # arg2_1
         's90',  # arg3_1
-        's51',  # arg4_1
         's51',  # arg6_1
+        's46',  # arg7_1
         's80',  # arg10_1
-        '(torch.sym_sum([((-1000) * s51), (torch.sym_sum([505, s51, s80]) * torch.sym_sum([218, s51, s77, s89]))]) % 160)',  # arg12_1
+        '(torch.sym_sum([(-118000), (torch.sym_sum([384, s46, s51, s80]) * torch.sym_sum([227, s49, s77, s89, s90]))]) % 160)',  # arg12_1
     ),
     carried=(),
-    used=('s51', 's77', 's80', 's89', 's90'),
+    used=('s46', 's49', 's51', 's77', 's80', 's89', 's90'),
 )
 
 
