@@ -1,9 +1,11 @@
 # A self-contained repro written by symshrink: `python THIS.py` retraces it with its
 # SymInt relationships preserved and times Inductor's compile (needs only torch).
 # `--torch-run-repro` runs torch's own run_repro; `--help` for more.
-s61 = 14
-s80 = 2
-s86 = 4
+s57 = 13
+s67 = 9
+s75 = 5
+s80 = 11
+s86 = 8
 
 # env var omitted due to stable_output=True
 import torch
@@ -41,7 +43,7 @@ class Repro(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()
 
-    def forward(self, arg7_1, arg8_1, arg9_1):
+    def forward(self, arg8_1, arg9_1):
         iota = torch.ops.prims.iota.default(arg8_1, start=0, step=1, dtype=torch.int64, device=device(type='cpu'), requires_grad=False)
         iota_1 = torch.ops.prims.iota.default(arg9_1, start=0, step=1, dtype=torch.int64, device=device(type='cpu'), requires_grad=False)
         unsqueeze = torch.ops.aten.unsqueeze.default(iota, 1)
@@ -52,10 +54,8 @@ class Repro(torch.nn.Module):
         return (view_1,)
 
 def load_args(reader):
-    buf7 = reader.storage(None, 124)
-    reader.tensor(buf7, (31,), is_leaf=True)  # arg7_1
-    reader.symint(496, expr='(s61 + s80)*(s61 + s86 + 13)')  # arg8_1
-    reader.symint(48, expr='3*s61 + s80 + s86')  # arg9_1
+    reader.symint(231, expr='s80*(s57 + s86)')  # arg8_1
+    reader.symint(46, expr='s57 + s67 + s75 + s80 + s86')  # arg9_1
 load_args._version = 0
 mod = Repro()
 
@@ -649,15 +649,14 @@ def standalone_main(argv: Sequence[str], mod: Any, spec: InputSpec, scope: dict[
 
 
 RETRACE_INPUTS = InputSpec(
-    hints={'s61': 14, 's80': 2, 's86': 4},
+    hints={'s57': 13, 's67': 9, 's75': 5, 's80': 11, 's86': 8},
     unbacked=(),
     values=(
-        TensorSpec(('31',)),  # arg7_1
-        '(torch.sym_sum([s61, s80]) * torch.sym_sum([13, s61, s86]))',  # arg8_1
-        'torch.sym_sum([s80, s86, (3 * s61)])',  # arg9_1
+        '(s80 * torch.sym_sum([s57, s86]))',  # arg8_1
+        'torch.sym_sum([s57, s67, s75, s80, s86])',  # arg9_1
     ),
-    carried=('s61', 's80', 's86'),
-    used=('s61', 's80', 's86'),
+    carried=('s57', 's67', 's75', 's80', 's86'),
+    used=('s57', 's67', 's75', 's80', 's86'),
 )
 
 
