@@ -387,8 +387,11 @@ def test_links_and_the_sympy_reproducer(run: dict[str, Path], tmp_path: Path, ca
 
     corpus = tmp_path / "corpora"
     links = ["https://github.com/pytorch/pytorch/issues/1", "https://github.com/sympy/sympy/pull/2"]
-    args = ("corpus", "add", str(run["min"]), "--name", "x", "--corpus", str(corpus))
-    assert cli(capsys, monkeypatch, *args, "--link", links[0], "--link", links[1])[0] == 0
+    args = ("corpus", "add", str(run["min"]), "--name", "x", "--run-dir", str(run["work"]))
+    code, _, err = cli(capsys, monkeypatch, *args, "--corpus", str(corpus), "--link", links[0],
+                       "--link", links[1])  # fmt: skip
+    assert code == 0, err
+    assert (corpus / "x" / "origin.py").is_file()  # the report names the original
     assert json.loads((corpus / "x" / "case.json").read_text())["links"] == links
 
     # For real: this tiny floor division compiles in a fraction of a second, its sympy
