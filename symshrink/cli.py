@@ -375,6 +375,12 @@ def corpus_add(
             )
         ),
     ] = None,
+    link: Annotated[
+        list[str] | None,
+        typer.Option(
+            help=_with_default("URL of the issue or PR it came from (repeatable)", "none")
+        ),
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="replace an existing entry")] = False,
 ) -> None:
     """Add a minimized repro (and what its run recorded) to the corpus."""
@@ -389,6 +395,7 @@ def corpus_add(
         generate=generate,
         ratio=ratio,
         torch_settings=_settings(torch_setting or []),
+        links=link or [],
         force=force,
     )
     typer.echo(path)
@@ -519,6 +526,34 @@ def corpus_sweep(
         typer.echo(json.dumps([{**asdict(r), "smallest": r.smallest} for r in results], indent=2))
     else:
         typer.echo(corpus_mod.sweep_table(results), nl=False)
+
+
+@corpus_app.command("sympy-repro")
+def corpus_sympy_repro(
+    names: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="NAMES", help=_with_default("entries", "all"), show_default=False),
+    ] = None,
+    corpus: CorpusDir = None,
+    timeout: Annotated[float, typer.Option(help="hard cap on the capture and each run")] = 300.0,
+    shrink: Annotated[
+        bool, typer.Option("--shrink/--no-shrink", help="drop terms while still slow")
+    ] = True,
+) -> None:
+    """Write each entry's sympy-only reproducer (sympy_repro.py) where one sympy function
+    dominates its compile; case.json records its seconds with sympy alone, or why none."""
+    from symshrink import corpus as corpus_mod
+
+    for name, record in corpus_mod.sympy_repros(
+        corpus_mod.find_dir(corpus), names=names or [], timeout_s=timeout, shrink=shrink
+    ):
+        if record.file is None:
+            typer.echo(f"{name}: none ({record.why})")
+        else:
+            typer.echo(
+                f"{name}: {record.file} ({record.function}, "
+                f"{record.sympy_alone_s} s with sympy alone)"
+            )
 
 
 @app.command(

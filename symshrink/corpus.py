@@ -32,6 +32,7 @@ import json
 import logging
 import re
 import subprocess
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -54,6 +55,7 @@ from symshrink.records import (
     GENERATE,
     MINIMAL,
     ORIGIN,
+    SYMPY_REPRO,
     Case,
     CaseOptions,
     CorpusVerdict,
@@ -62,6 +64,7 @@ from symshrink.records import (
     RunSummary,
     Side,
     SmallestSlow,
+    SympyRepro,
     WidthPoint,
     load_calibration,
 )
@@ -81,6 +84,7 @@ __all__ = [
     "replay_record",
     "replay_table",
     "replay_with",
+    "sympy_repros",
     "versions_table",
 ]
 
@@ -120,6 +124,7 @@ def add(
     generate: str | None = None,
     ratio: float | None = None,
     torch_settings: Mapping[str, str] | None = None,
+    links: Sequence[str] = (),
     force: bool = False,
 ) -> Path:
     """Add `minimal` to `corpus` as `name`; returns the entry's directory.
@@ -127,7 +132,8 @@ def add(
     The script must parse with symshrink's parser; one that is not yet standalone is
     written in the standalone form (`render_output`). `run_dir` (a minimize work
     directory) fills case.json from its report.json and calibration.json; `ratio` (R) and
-    `torch_settings` override what the run recorded. The original is copied when
+    `torch_settings` override what the run recorded; `links` are the issue or PR URLs of
+    the report it came from. The original is copied when
     given (or named by the report) and at most ORIGIN_MAX_BYTES, else `generate` (a
     command) is recorded. An existing entry is replaced only with `force`.
     Raises ReproError for bad input.
@@ -170,9 +176,10 @@ def add(
         generate=generate,
         ratio=ratio,
         torch_settings=torch_settings,
+        links=links,
     )
     if force and entry_dir.exists():  # a replaced entry keeps no stale origin file
-        for stale in (ORIGIN, GENERATE):
+        for stale in (ORIGIN, GENERATE, SYMPY_REPRO):
             (entry_dir / stale).unlink(missing_ok=True)
     atomic_write(entry_dir / MINIMAL, text)
     if origin_text is not None:
@@ -211,6 +218,7 @@ def _case(
     generate: str | None,
     ratio: float | None,
     torch_settings: Mapping[str, str] | None,
+    links: Sequence[str],
 ) -> Case:
     """case.json: no path of this machine in it (the entry's own files are named relative to
     it), so the entry means the same wherever the corpus is checked out."""
@@ -232,6 +240,7 @@ def _case(
             file=ORIGIN if origin_copied else None,
             generate=generate,
         ),
+        links=tuple(links),
         torch_version=recorded_torch or installed_version("torch"),
         torch_version_source="report" if recorded_torch else "installed at add",
         sympy_version=installed_version("sympy"),
@@ -622,6 +631,96 @@ def sweep_table(results: Sequence[Sweep]) -> str:
         f"{r.name}: still slow from {_cell(r.smallest)} free symbols\n" for r in results
     )
     return _table(header, body) + smallest
+
+
+# ------------------------------------------------------------------- sympy reproducers
+
+# One sympy function "dominates" an entry when its calls hold at least this share of the
+# entry's compile; its slowest call is then the entry's sympy-only reproducer.
+DOMINANT_SHARE = 0.5
+SYMPY_SLOW_S = 0.1  # a reproducer that runs faster than this shows nothing
+
+
+def sympy_repros(
+    corpus: Path, *, names: Sequence[str] = (), timeout_s: float = 300.0, shrink: bool = True
+) -> list[tuple[str, SympyRepro]]:
+    """Write each entry's sympy-only reproducer (`symshrink.sympy_repro.build` on its
+    minimal.py, else its origin.py) as `sympy_repro.py` where one sympy function dominates
+    that script's compile, and record it in case.json's `sympy_repro`: the script it came
+    from, the file and its seconds with sympy alone, or `file: None` and why there is none
+    (no sympy call could be rebuilt without torch, or no function holds DOMINANT_SHARE of
+    the compile). Returns (name, record) per entry."""
+    results = []
+    for entry in entries(corpus, names):
+        record = _sympy_repro(entry, timeout_s, shrink)
+        if record.file is None:
+            (entry.path / SYMPY_REPRO).unlink(missing_ok=True)
+        replace(entry.case, sympy_repro=record).save(entry.path / CASE)
+        results.append((entry.name, record))
+        log.info("%s: %s", entry.name, record.why or record.file)
+    return results
+
+
+def _sympy_repro(entry: Entry, timeout_s: float, shrink: bool) -> SympyRepro:
+    """One entry's record, from its minimal.py, else from its origin.py (the original,
+    where the pathology is widest and one function more often dominates); a kept script
+    is written into the entry."""
+    records = [
+        _sympy_repro_of(entry, name, timeout_s, shrink)
+        for name in (MINIMAL, ORIGIN)
+        if (entry.path / name).is_file()
+    ]
+    kept = next((r for r in records if r.file is not None), None)
+    if kept is not None:
+        return kept
+    return replace(records[0], why="; ".join(f"{r.script}: {r.why}" for r in records))
+
+
+def _sympy_repro_of(entry: Entry, name: str, timeout_s: float, shrink: bool) -> SympyRepro:
+    """The record of the entry's script `name`."""
+    from symshrink import sympy_repro as sr
+
+    with tempfile.TemporaryDirectory(prefix="symshrink-sympy-") as tmp:
+        script = Path(tmp) / name  # the capture names the script: no path of this machine
+        script.write_text((entry.path / name).read_text())
+        try:
+            built = sr.build(script, Path(tmp) / SYMPY_REPRO, timeout=timeout_s, do_shrink=shrink)
+        except sr.CaptureError as e:
+            return SympyRepro(file=None, script=name, why=str(e).replace(f"{tmp}/", ""))
+        call, shrunk = built.captured, built.shrunk
+        compile_s, function_s = built.compile_s, built.function_s
+        share = function_s / compile_s if compile_s and function_s is not None else None
+        alone_s = shrunk.seconds if shrunk is not None else built.standalone_s
+        record = SympyRepro(
+            file=None,
+            script=name,
+            function=call.function,
+            compile_s=_rounded(compile_s),
+            function_s=_rounded(function_s),
+            share=_rounded(share),
+            call_s=_rounded(call.seconds),
+            sympy_alone_s=_rounded(alone_s),
+            terms=(shrunk.terms_before, shrunk.terms_after) if shrunk is not None else None,
+            threshold_s=_rounded(built.threshold),
+            sympy_version=installed_version("sympy"),
+            measured=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        )
+        if share is None or share < DOMINANT_SHARE:
+            held = _cell(share)
+            why = f"no sympy function dominates: {call.function} holds {held} of the compile"
+        elif not built.out.is_file() or alone_s is None or alone_s < SYMPY_SLOW_S:
+            why = (
+                f"{call.function}'s slowest call ({_cell(call.seconds)} s in the compile) "
+                f"takes {_cell(alone_s)} s with sympy alone"
+            )
+        else:
+            atomic_write(entry.path / SYMPY_REPRO, built.out.read_text())
+            return replace(record, file=SYMPY_REPRO)
+        return replace(record, why=why)
+
+
+def _rounded(v: float | None) -> float | None:
+    return None if v is None else round(v, 3)
 
 
 # -------------------------------------------------------------------------------- table

@@ -41,6 +41,7 @@ __all__ = [
     "MINIMAL",
     "ORIGIN",
     "REPORT",
+    "SYMPY_REPRO",
     "WIDTH_SWEEP",
     "Case",
     "CaseOptions",
@@ -51,6 +52,7 @@ __all__ = [
     "RunSummary",
     "Side",
     "SmallestSlow",
+    "SympyRepro",
     "WidthPoint",
     "WidthSweep",
     "load_calibration",
@@ -70,6 +72,7 @@ MINIMAL = "minimal.py"  # the standalone minimal repro
 CASE = "case.json"  # Case; written last, so its presence marks the entry complete
 ORIGIN = "origin.py"  # a copy of the original, when it is small
 GENERATE = "generate.txt"  # else the command that writes it
+SYMPY_REPRO = "sympy_repro.py"  # the sympy-only reproducer, where one sympy call dominates
 
 CorpusVerdict = Literal["still slow", "fixed", "slow, other cause", "error"]
 
@@ -347,6 +350,28 @@ class SmallestSlow(_Record):
 
 
 @dataclass(frozen=True, kw_only=True)
+class SympyRepro(_Record):
+    """An entry's sympy-only reproducer (`file`, written from `script`'s compile), or
+    `file: None` and `why` there is none. The times: the captured compile (`compile_s`),
+    all calls of `function` in it, its share, the slowest call, and the reproducer run with
+    sympy alone; `terms` the call's argument terms before and after shrinking."""
+
+    file: str | None
+    script: str
+    function: str | None = field(default=None, metadata=OMIT_NONE)
+    compile_s: float | None = field(default=None, metadata=OMIT_NONE)
+    function_s: float | None = field(default=None, metadata=OMIT_NONE)
+    share: float | None = field(default=None, metadata=OMIT_NONE)
+    call_s: float | None = field(default=None, metadata=OMIT_NONE)
+    sympy_alone_s: float | None = field(default=None, metadata=OMIT_NONE)
+    terms: tuple[int, int] | None = field(default=None, metadata=OMIT_NONE)
+    threshold_s: float | None = field(default=None, metadata=OMIT_NONE)
+    sympy_version: str | None = field(default=None, metadata=OMIT_NONE)
+    measured: str | None = field(default=None, metadata=OMIT_NONE)  # ISO time
+    why: str | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Case(_File):
     """A corpus entry's case.json: where it came from and what the run's oracle judged with,
     naming no path of the machine that made it.
@@ -365,6 +390,7 @@ class Case(_File):
     name: str
     added: str  # ISO time
     origin: Origin
+    links: tuple[str, ...] = ()  # the issue or PR it came from
     torch_version: str | None
     torch_version_source: str  # "report" or "installed at add"
     sympy_version: str | None
@@ -387,6 +413,7 @@ class Case(_File):
     standalone: bool
     legacy: dict[str, Any] | None = field(default=None, metadata=OMIT_NONE)
     smallest_slow: SmallestSlow | None = field(default=None, metadata=OMIT_NONE)
+    sympy_repro: SympyRepro | None = field(default=None, metadata=OMIT_NONE)
 
 
 # ---------------------------------------------------------------------- width_sweep.json

@@ -58,6 +58,7 @@ __all__ = [
     "abstract_torch",
     "build",
     "capture",
+    "capture_record",
     "main",
     "parse_seconds",
     "render_script",
@@ -344,6 +345,23 @@ def capture(
     arguments become Symbols (`abstract_torch`); without, such calls come back with
     `torch_specific` set and cannot be rendered. Raises CaptureError when the child fails.
     """
+    record = capture_record(
+        script, functions=functions, top=top, timeout=timeout, abstract=abstract
+    )
+    return [Call.from_dict(d) for d in record["calls"]]
+
+
+def capture_record(
+    script: str | Path,
+    *,
+    functions: Sequence[str] = DEFAULT_FUNCTIONS,
+    top: int = 3,
+    timeout: float = 900.0,
+    abstract: bool = True,
+) -> dict[str, Any]:
+    """`capture`'s child record as it came: the calls, and the compile's seconds and each
+    function's total beside them (`compile_s`, `totals`), so a caller can tell whether
+    one call dominates the compile."""
     from symshrink.oracle.lifeline import run_in_group
     from symshrink.oracle.runner import child_env
 
@@ -361,7 +379,7 @@ def capture(
         raise CaptureError(f"capture of {script} failed (exit {code}): {tail}") from None
     if data.get("error"):
         log.warning("retrace of %s: %s", script, data["error"])
-    return [Call.from_dict(d) for d in data["calls"]]
+    return data
 
 
 # ------------------------------------------------------------------------ capture (child)
@@ -580,6 +598,8 @@ class Built:
     shrunk: Shrunk | None
     threshold: float | None
     skipped: tuple[str, ...]  # calls not renderable, one line each
+    compile_s: float | None = None  # the captured compile's seconds (trace + compile)
+    function_s: float | None = None  # all calls of `captured.function` in that compile
 
     def summary(self) -> str:
         c = self.captured
@@ -614,7 +634,8 @@ def build(
     threshold is half the faster of the captured and standalone times; a script that
     does not reach it is not shrunk. Raises CaptureError if no call can be rendered.
     """
-    calls = capture(repro, functions=functions, timeout=timeout)
+    record = capture_record(repro, functions=functions, timeout=timeout)
+    calls = [Call.from_dict(d) for d in record["calls"]]
     skipped = tuple(
         f"{c.function} {c.seconds:.3f} s: uses {c.torch_specific}"
         for c in calls
@@ -624,22 +645,26 @@ def build(
     if not usable:
         raise CaptureError(f"no renderable call of {', '.join(functions)} in {repro}")
     call = usable[0]
+    shares = {
+        "compile_s": record.get("compile_s"),
+        "function_s": (record.get("totals") or {}).get(call.function),
+    }
     full = out.with_name(f"{out.stem}.full.py") if do_shrink else out
     write_script(full, call, source=repro.name)
     standalone, error = run_script(full, timeout=timeout)
     if error:
         log.warning("%s failed: %s", full, error)
     if not do_shrink or standalone is None:
-        return Built(out, full, call, standalone, None, None, skipped)
+        return Built(out, full, call, standalone, None, None, skipped, **shares)
     limit = threshold if threshold is not None else 0.5 * min(call.seconds, standalone)
     if standalone < limit:
         log.warning(
             "%s took %.3f s, under the threshold %.3f s: not shrunk", full, standalone, limit
         )
-        return Built(out, full, call, standalone, None, limit, skipped)
+        return Built(out, full, call, standalone, None, limit, skipped, **shares)
     result = shrink(call, threshold=limit, timeout=timeout)
     write_script(out, result.call, source=repro.name)
-    return Built(out, full, call, standalone, result, limit, skipped)
+    return Built(out, full, call, standalone, result, limit, skipped, **shares)
 
 
 if __name__ == "__main__":

@@ -586,6 +586,157 @@ def _item_mod(env: _Env, *, n: int = 32, base: int = 1000, step: int = 3) -> _Bu
     return built
 
 
+def _item_floordiv(env: _Env, *, n: int = 16, base: int = 1000, step: int = 3) -> _Built:
+    """pytorch#134133's ``sum(t.item() for t in x) // 5``: N free SymInt inputs (bare
+    symbols, ``.item()``-like) and ``k = (u0 + ... + u_{N-1})//5``, used as a slice length
+    and an ``arange`` size. Not in the corpus: not slow by ratio (1.6-1.7x its static twin
+    at N = 16 and 32, 3.0x at N = 100, ``run --compare``): ``safe_gcd`` of a linear sum
+    and 5 is cheap. The issue's slowness was Dynamo/export-time work on unbacked symbols,
+    which an after-aot script (backed SymInt inputs) does not carry."""
+    import torch
+
+    n = _check_n(n, 2)
+    us = [env.symbol(base + step * i, f"item{i}") for i in range(n)]
+    env.check_distinct(n)
+    total = us[0]
+    for u in us[1:]:
+        total = total + u
+    k = total // 5
+    x = env.tensor([base * n], static=[True])
+
+    def fn(*args: Any) -> Any:
+        t, *_items, k = args
+        return ((t[:k] * torch.arange(k, dtype=torch.float32)).sum(),)
+
+    built = _trace(fn, [x, *us, k])
+    built.params = {"n": n, "base": base, "step": step}
+    return built
+
+
+def _dot_floordiv(env: _Env, *, n: int = 20, base: int = 100, step: int = 3) -> _Built:
+    """The 20/21-term cliff: 2N free SymInt inputs (bare symbols: N row counts r_i and
+    row widths c_i) and the mean row width ``k = (r_0*c_0 + ... )//(r_0 + ...)``, an
+    ``arange`` size. ``FloorDiv.eval`` asks ``safe_gcd`` for the gcd of an N-term
+    bilinear sum and an N-term sum: sympy's polynomial GCD up to 20 terms, torch 2.13's
+    cheap syntactic fallback from 21 on."""
+    import torch
+
+    n = _check_n(n)
+    rows = [env.symbol(base + step * i, f"rows{i}") for i in range(n)]
+    cols = [env.symbol(base + 1 + step * (n + i), f"cols{i}") for i in range(n)]
+    env.check_distinct(2 * n)
+    total_rows, elements = rows[0], rows[0] * cols[0]
+    for r, c in zip(rows[1:], cols[1:], strict=True):
+        total_rows, elements = total_rows + r, elements + r * c
+    k = elements // total_rows
+
+    def fn(*args: Any) -> Any:
+        *_sizes, k = args
+        return (torch.arange(k, dtype=torch.float32) * 2.0,)
+
+    built = _trace(fn, [*rows, *cols, k])
+    built.params = {"n": n, "base": base, "step": step}
+    return built
+
+
+def _item_halves(env: _Env, n: int, base: int, step: int) -> tuple[list[Any], Any, Any]:
+    """2N free SymInt inputs (bare symbols, ``.item()``-like) and the sums of each half."""
+    n = _check_n(n)
+    us = [env.symbol(base + step * i, f"item{i}") for i in range(2 * n)]
+    env.check_distinct(2 * n)
+    a, b = us[0], us[n]
+    for i in range(1, n):
+        a, b = a + us[i], b + us[n + i]
+    return us, a, b
+
+
+def _arange_of(env: _Env, us: list[Any], k: Any, params: dict[str, Any]) -> _Built:
+    """A graph of the SymInt inputs ``us`` and ``k`` that only uses ``k``, as an ``arange``
+    size."""
+    import torch
+
+    def fn(*args: Any) -> Any:
+        *_items, k = args
+        return (torch.arange(k, dtype=torch.float32) * 2.0,)
+
+    built = _trace(fn, [*us, k])
+    built.params = params
+    return built
+
+
+def _prod_floordiv(env: _Env, *, n: int = 10, base: int = 100, step: int = 3) -> _Built:
+    """``k*(Σ)`` past torch 2.13's 20-term guard: the sums ``A`` and ``B`` of 2N free SymInt
+    inputs and ``k = (A*B)//(A + B)``. ``A*B`` stays an unexpanded product, which
+    ``safe_gcd``'s guard does not count as a wide sum, so sympy's polynomial GCD expands
+    it (N² terms) against ``A + B``; the divisor alone trips the guard from 2N = 22."""
+    us, a, b = _item_halves(env, n, base, step)
+    return _arange_of(env, us, (a * b) // (a + b), {"n": n, "base": base, "step": step})
+
+
+def _prod_pythonmod(env: _Env, *, n: int = 10, base: int = 100, step: int = 3) -> _Built:
+    """``PythonMod`` of a product: ``k = (A*B - 1000*u_N) % 160`` over the sums ``A``, ``B``
+    of 2N free SymInt inputs (the dividend's sign unknown, so ``PythonMod``, whose eval
+    takes sympy's ``Mod`` and its polynomial GCD through the expanded product)."""
+    us, a, b = _item_halves(env, n, base, step)
+    k = (a * b - 1000 * us[n]) % 160
+    return _arange_of(env, us, k, {"n": n, "base": base, "step": step})
+
+
+def _prod_modidx(env: _Env, *, n: int = 12, base: int = 10, step: int = 3) -> _Built:
+    """modidx_outer with a product for a size: over the sums ``A``, ``B`` of the halves of
+    N dynamic 1-D inputs, ``arange(A*B)`` times ``arange(A + B)`` as an outer product,
+    transposed, made contiguous and viewed back ``(A*B, A + B)``: Inductor indexes it
+    with ``ModularIndexing((A + B)*i + j, 1, A*B)``, a divisor that is a product, which
+    the 20-term guard does not count. SymInt inputs ``P = A*B`` and ``Q = A + B``."""
+    import torch
+
+    xs, _half, a, b = _halves(env, n, base, step)
+    p, q = a * b, a + b
+
+    def fn(*args: Any) -> Any:
+        *ts, p, q = args
+        rows = torch.arange(p, dtype=torch.float32)
+        cols = torch.arange(q, dtype=torch.float32) + torch.cat(ts).sum()
+        t = (rows.unsqueeze(1) * cols.unsqueeze(0)).t().contiguous()
+        return (t.view(-1).view(p, q) * 2.0,)
+
+    built = _trace(fn, [*xs, p, q])
+    built.params = {"n": n, "base": base, "step": step}
+    return built
+
+
+def _max_chain(env: _Env, *, n: int = 16, base: int = 1000, step: int = 3) -> _Built:
+    """A cat of N dynamic 1-D inputs, each first padded to ``Max(s_i, 1024)``: the cat's
+    offsets and length are sums of ``Max`` terms, framed ``(T//160, 160)`` like the
+    aot_frames family. SymInt input ``T = Max(s_0, 1024) + ... + Max(s_{N-1}, 1024)``.
+    Not in the corpus: 2.3x its static twin at N = 16 and retraced the way ``run_repro``
+    does (every SymInt independent) slower still (3.4x): the cat's per-input kernels, not
+    the ``Max`` terms (an earlier form, padded to ``Max`` of all sizes and stacked, was
+    3.5x at N = 16, independent 4.1x, and 1.1x at N = 32)."""
+    import torch
+
+    n = _check_n(n, 2)
+    xs = [env.tensor([base + step * i]) for i in range(n)]
+    env.check_distinct(n)
+    widths = [torch.sym_max(x.shape[0], 1024) for x in xs]
+    total = widths[0]
+    for w in widths[1:]:
+        total = total + w
+
+    def fn(*args: Any) -> Any:
+        *ts, total = args
+        padded = [
+            torch.constant_pad_nd(t, [0, torch.sym_max(t.shape[0], 1024) - t.shape[0]]) for t in ts
+        ]
+        cat = torch.cat(padded) * torch.arange(total, dtype=torch.float32)
+        frames = cat[: (total // 160) * 160].view(total // 160, 160)
+        return (frames.sum(1),)
+
+    built = _trace(fn, [*xs, total])
+    built.params = {"n": n, "base": base, "step": step}
+    return built
+
+
 def _split_reverse(env: _Env, *, n: int = 32, base: int = 1000, step: int = 3) -> _Built:
     """Cat N dynamic 1-D inputs, split the result back at their sizes and cat the pieces
     in reverse order: every piece starts at a prefix sum ``s0 + ... + s_{i-1}`` and lands
@@ -704,6 +855,12 @@ FAMILIES: dict[str, Callable[..., _Built]] = {
 SLOW_FAMILIES: dict[str, Callable[..., _Built]] = {
     "nested_floordiv": _nested_floordiv,
     "item_mod": _item_mod,
+    "item_floordiv": _item_floordiv,
+    "dot_floordiv": _dot_floordiv,
+    "max_chain": _max_chain,
+    "prod_floordiv": _prod_floordiv,
+    "prod_pythonmod": _prod_pythonmod,
+    "prod_modidx": _prod_modidx,
     "split_reverse": _split_reverse,
     "aot_frames_outer": _aot_frames_outer,
 }

@@ -377,3 +377,52 @@ def test_add_records_the_ratio_run_and_its_hot_spots(run: dict[str, Path], tmp_p
     row = corpus_mod.list_rows(tmp_path / "c")[0]
     assert (row["entry_s"], row["twin_s"], row["ratio"], row["at_ratio"]) == (4.4, 1.0, 4.4, 4.0)
     assert ">=4.40x" in corpus_mod.list_table([row])
+
+
+def test_links_and_the_sympy_reproducer(run: dict[str, Path], tmp_path: Path, capsys, monkeypatch):
+    """`add --link` records where an entry came from; `corpus sympy-repro` keeps a sympy-only
+    script only where one sympy function holds at least half the compile, else says why."""
+    from symshrink import corpus as corpus_mod
+    from symshrink import sympy_repro as sr
+
+    corpus = tmp_path / "corpora"
+    links = ["https://github.com/pytorch/pytorch/issues/1", "https://github.com/sympy/sympy/pull/2"]
+    args = ("corpus", "add", str(run["min"]), "--name", "x", "--run-dir", str(run["work"]))
+    code, _, err = cli(capsys, monkeypatch, *args, "--corpus", str(corpus), "--link", links[0],
+                       "--link", links[1])  # fmt: skip
+    assert code == 0, err
+    assert (corpus / "x" / "origin.py").is_file()  # the report names the original
+    assert json.loads((corpus / "x" / "case.json").read_text())["links"] == links
+
+    # For real: this tiny floor division compiles in a fraction of a second, its sympy
+    # calls are milliseconds, so no function dominates and no script is kept.
+    code, out, err = cli(capsys, monkeypatch, "corpus", "sympy-repro", "x", "--corpus", str(corpus))
+    assert code == 0, err
+    case = json.loads((corpus / "x" / "case.json").read_text())
+    record = case["sympy_repro"]
+    assert record["file"] is None and out.startswith("x: none (")
+    assert "minimal.py: " in record["why"] and "origin.py: " in record["why"]  # both tried
+    assert not (corpus / "x" / "sympy_repro.py").exists()
+    assert not machine_paths(case), machine_paths(case)
+
+    def built(share: float, alone_s: float):
+        """`build` as if the capture had found a call holding `share` of a 10 s compile."""
+        call = sr.Call("sympy.gcd", 3.0, ("Symbol('a')", "Symbol('b')"))
+
+        def fake(repro: Path, out: Path, **_: object) -> sr.Built:
+            out.write_text("print('seconds: 1.0')\n")
+            return sr.Built(out, out, call, alone_s, None, None, (), 10.0, 10.0 * share)
+
+        return fake
+
+    monkeypatch.setattr(sr, "build", built(0.9, 2.5))
+    ((name, kept),) = corpus_mod.sympy_repros(corpus, shrink=False)
+    assert name == "x" and kept.file == "sympy_repro.py" and kept.why is None
+    assert kept.script == "minimal.py"  # the first script tried
+    assert (kept.share, kept.sympy_alone_s, kept.function) == (0.9, 2.5, "sympy.gcd")
+    assert (corpus / "x" / "sympy_repro.py").read_text() == "print('seconds: 1.0')\n"
+    for share, alone_s in ((0.3, 2.5), (0.9, 0.01)):  # spread over calls; too fast alone
+        monkeypatch.setattr(sr, "build", built(share, alone_s))
+        ((_, record),) = corpus_mod.sympy_repros(corpus, shrink=False)
+        assert record.file is None and record.why, record
+        assert not (corpus / "x" / "sympy_repro.py").exists()

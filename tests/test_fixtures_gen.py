@@ -361,6 +361,12 @@ def test_cli_one_family(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         ("item_mod", {"n": 4}, 4),
         ("nested_floordiv", {"depth": 2}, 1),
         ("split_reverse", {"n": 4}, 4),
+        ("item_floordiv", {"n": 4}, 4),
+        ("dot_floordiv", {"n": 3}, 6),
+        ("prod_floordiv", {"n": 2}, 4),
+        ("prod_pythonmod", {"n": 2}, 4),
+        ("prod_modidx", {"n": 4}, 4),
+        ("max_chain", {"n": 3}, 3),
     ],
 )
 def test_slow_families_write_parseable_repros(
@@ -403,3 +409,37 @@ def test_aot_frames_outer_is_torch_compiles_backward_dump(tmp_path: Path) -> Non
     assert result.error is None, result.error
     assert result.derived_ok
     assert result.graph_free_symbols == n
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize(
+    ("family", "params", "functions"),
+    [
+        ("item_floordiv", {"n": 4}, {"FloorDiv"}),
+        ("dot_floordiv", {"n": 3}, {"FloorDiv", "Mul"}),
+        ("prod_floordiv", {"n": 2}, {"FloorDiv", "Mul"}),
+        ("prod_pythonmod", {"n": 2}, {"PythonMod", "Mul"}),
+        ("prod_modidx", {"n": 4}, {"Mul"}),
+        ("max_chain", {"n": 3}, {"Max"}),
+    ],
+)
+def test_corpus_families_write_their_expression(
+    tmp_path: Path, family: str, params: dict, functions: set[str]
+) -> None:
+    """Each new corpus family's derived SymInt is the expression its docstring names, over
+    every free symbol, and evaluates to torch's hint."""
+    import sympy
+
+    from symshrink.expr import evaluate
+    from symshrink.repro.model import SymIntInput
+    from symshrink.repro.parse import parse_file
+
+    fixture = fixtures_gen.generate(family, tmp_path, **params)
+    model = parse_file(fixture.path)
+    (k,) = [
+        x for x in model.inputs if isinstance(x, SymIntInput) and x.expr is not None
+        and {f.func.__name__ for f in sympy.preorder_traversal(x.expr)} >= functions
+    ]  # fmt: skip
+    assert {str(s) for s in k.expr.free_symbols} == set(model.hints)
+    (recorded,) = [t for t in fixture.truth["symints"] if t["name"] == k.name]
+    assert evaluate(k.expr, model.hints) == recorded["hint"] == k.hint
