@@ -192,23 +192,19 @@ def test_speculate_makes_the_sequential_decisions(
     assert recording.most_at_once <= jobs
 
 
-def test_speculate_runs_jobs_calls_at_once_and_is_faster() -> None:
+def test_speculate_runs_jobs_calls_at_once_without_extra_calls() -> None:
     """Near a fixpoint (every removal fails) the guess "fails" is always right: two slots
-    make no extra call and take about half the time."""
+    run two calls at once and make no extra call (what that saves in wall time is
+    benchmarks/parallel.py's to measure, not a unit test's)."""
     items = tuple(range(32))
     keep_all = lambda kept: len(kept) == len(items)  # noqa: E731
     alone = Recording(keep_all, sleep_s=0.02)
-    started = time.monotonic()
     assert minimize(items, alone) == items
-    one = time.monotonic() - started
     two_slots = Recording(keep_all, sleep_s=0.02)
-    started = time.monotonic()
     run = Speculation(two_slots, 2)
     assert run.run(items) == items
-    two = time.monotonic() - started
     assert two_slots.most_at_once == 2
     assert run.calls == run.used == len(alone.calls)
-    assert two < 0.75 * one
 
 
 def test_speculate_raises_what_a_test_raises_and_rejects_bad_arguments() -> None:
