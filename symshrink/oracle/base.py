@@ -6,12 +6,14 @@ verdicts, consulted before an oracle is asked.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from symshrink.verdict import Verdict
+
+R = TypeVar("R")
 
 if TYPE_CHECKING:
     from symshrink.oracle.calibrate import Calibration
@@ -59,10 +61,14 @@ class BaseOracle:
         return self._judge(candidate_source)
 
     def many(self, candidates: Sequence[str]) -> list[Verdict]:
-        if self.jobs == 1 or len(candidates) <= 1:
-            return [self._judge(s) for s in candidates]
-        with ThreadPoolExecutor(max_workers=min(self.jobs, len(candidates))) as ex:
-            return list(ex.map(self._judge, candidates))
+        return self._at_once(self._judge, candidates)
+
+    def _at_once(self, fn: Callable[[str], R], sources: Sequence[str]) -> list[R]:
+        """`fn` of each source, in order, up to `jobs` of them at once."""
+        if self.jobs == 1 or len(sources) <= 1:
+            return [fn(s) for s in sources]
+        with ThreadPoolExecutor(max_workers=min(self.jobs, len(sources))) as ex:
+            return list(ex.map(fn, sources))
 
     def not_interesting(self, verdict: Verdict) -> str:
         """Why an original with this verdict cannot be reduced, in one line."""

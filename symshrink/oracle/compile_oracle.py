@@ -314,10 +314,7 @@ class CompileOracle(BaseOracle):
         return run
 
     def _runs(self, sources: Sequence[str], **kwargs: float | str | None) -> list[Run]:
-        if self.jobs == 1 or len(sources) <= 1:
-            return [self.run(s, **kwargs) for s in sources]  # type: ignore[arg-type]
-        with ThreadPoolExecutor(max_workers=self.jobs) as ex:
-            return list(ex.map(lambda s: self.run(s, **kwargs), sources))  # type: ignore[arg-type]
+        return self._at_once(lambda s: self.run(s, **kwargs), sources)  # type: ignore[arg-type]
 
     # -- controls ----------------------------------------------------------------------
 
@@ -393,18 +390,18 @@ class CompileOracle(BaseOracle):
         limit, first = self._limit_and_first_run(source)
         if isinstance(limit, str):
             return self._unjudged(limit)
-        threshold = limit.seconds * (1 + self.margin)
+        threshold = self._threshold(limit)
         runs = self._decide(source, threshold, first)
         if self._majority_slow(runs, threshold) and not limit.fresh:
             # Against its control measured now: one measured under another load would
             # move the limit by as much as that load moves the candidate.
-            stopped_at = threshold * (1 + self.judging.band)
+            stopped_at = self._stop_at(threshold)
             limit = self.limit(source, fresh=self.judging.control_runs)
             if isinstance(limit, str):
                 return self._unjudged(limit)
-            threshold = limit.seconds * (1 + self.margin)
+            threshold = self._threshold(limit)
             clear = len(runs) == 1 and runs[0].exit.reason == "threshold"
-            if not (clear and stopped_at >= threshold * (1 + self.judging.band)):
+            if not (clear and stopped_at >= self._stop_at(threshold)):
                 runs = self._decide(source, threshold)
         if self._majority_slow(runs, threshold):
             for _ in range(self.judging.confirm):
@@ -427,7 +424,7 @@ class CompileOracle(BaseOracle):
                 try:
                     limit = self.limit(source)
                     if not isinstance(limit, str):
-                        point = limit.seconds * (1 + self.margin) * (1 + self.judging.band)
+                        point = self._stop_at(self._threshold(limit))
                 finally:
                     atomic_write(kill_file, repr(point))
                 first = started.result()
@@ -439,7 +436,7 @@ class CompileOracle(BaseOracle):
         """Runs of `source` (`first` already made), each stopped `band` above the
         threshold: one, unless it ends within the band, then more until a majority of
         1 + `reruns` agrees."""
-        kill_at = threshold * (1 + self.judging.band)
+        kill_at = self._stop_at(threshold)
         runs = [first if first is not None else self.run(source, kill_at=kill_at)]
         if not self._near(runs[0], threshold):
             return runs
@@ -450,6 +447,14 @@ class CompileOracle(BaseOracle):
                 break
             runs.append(self.run(source, kill_at=kill_at))
         return runs
+
+    def _threshold(self, limit: Limit) -> float:
+        """Where a candidate counts as slow during the reduction: its limit + the margin."""
+        return limit.seconds * (1 + self.margin)
+
+    def _stop_at(self, threshold: float) -> float:
+        """Where a run judged at `threshold` is stopped: `band` above it."""
+        return threshold * (1 + self.judging.band)
 
     def _majority_slow(self, runs: Sequence[Run], threshold: float) -> bool:
         return 2 * sum(self._slow(r, threshold) for r in runs) > len(runs)
