@@ -362,7 +362,7 @@ class CompileOracle(BaseOracle):
             ctrl = self._control(source, self.calibration.baseline)
         except ReproError:
             return True  # nothing to measure: `limit` says why it cannot be judged
-        return self.controls.get(ctrl.key) is not None
+        return ctrl.key in self.controls  # a look, not a lookup: no hit or miss counted
 
     def limit(self, source: str, *, fresh: int = 0) -> Limit | str:
         """Where `source` is stopped (before the margin), or why it cannot be judged.
