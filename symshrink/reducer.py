@@ -1,4 +1,4 @@
-"""The reduction loop: passes in tiers to a fixpoint, every change kept only if still interesting.
+"""The reduction loop: rounds of passes to a fixpoint, every change kept only if still interesting.
 
 The reducer knows nothing of torch: it asks a `test(repro) -> bool | Verdict` (in the
 CLI, the oracle behind a script renderer) and minimizes, for each pass, the set of that pass's
@@ -54,7 +54,7 @@ class Stats:
 
 @dataclass
 class Reducer:
-    """Reduce a model with the passes of `tiers` (the schedule) while `test` holds.
+    """Reduce a model with `passes` (in the order of the schedule) while `test` holds.
 
     `on_improve(repro)` is called after every accepted change (the CLI writes the best
     result so far to disk there), `on_call(stats, best)` after every test (progress).
@@ -64,7 +64,7 @@ class Reducer:
     """
 
     test: Test
-    tiers: list[tuple[Pass, ...]] = field(default_factory=schedule)
+    passes: list[Pass] = field(default_factory=schedule)
     journal: Journal = field(default_factory=Journal)
     on_improve: Callable[[Repro], None] | None = None
     on_call: Callable[[Stats, Repro], None] | None = None
@@ -93,15 +93,21 @@ class Reducer:
         return current
 
     def _fixpoint(self, current: Repro) -> Repro:
-        """Each pass to its own fixpoint, tier by tier; reopening progress restarts at tier 0."""
-        level = 0
-        while level < len(self.tiers):
+        """Rounds of the passes in schedule order, each to its own fixpoint, until a round
+        changes nothing; then the passes that cannot reopen others (shrinking hints), once.
+
+        A round does not go back to the first tier after each later tier's progress: at
+        the edge of slow, such re-runs of pinning mostly prove again what the last round
+        proved. The last round tests every reopening pass on the model it ends with."""
+        reopened = True
+        while reopened:
             reopened = False
-            for p in self.tiers[level]:
+            for p in (p for p in self.passes if p.reopens):
                 while (improved := self._run_pass(p, current)) is not None:
-                    current = improved
-                    reopened |= p.reopens
-            level = 0 if reopened and level > 0 else level + 1
+                    current, reopened = improved, True
+        for p in (p for p in self.passes if not p.reopens):
+            while (improved := self._run_pass(p, current)) is not None:
+                current = improved
         return current
 
     def _run_pass(self, p: Pass, current: Repro) -> Repro | None:

@@ -23,16 +23,20 @@ Edit = Hashable
 EditsFn = Callable[[Repro], list[Edit]]
 RewriteFn = Callable[[Repro, Sequence[Edit]], Repro | None]
 
-SCHEDULE: tuple[tuple[str, ...], ...] = (
-    ("pin-symbols",),
-    ("drop-inputs", "drop-outputs", "inline-constants", "simplify-exprs"),
-    ("bypass-nodes", "merge-symbols"),
-    ("shrink-hints",),
+SCHEDULE: tuple[str, ...] = (
+    "pin-symbols",
+    "drop-inputs",
+    "drop-outputs",
+    "inline-constants",
+    "simplify-exprs",
+    "bypass-nodes",
+    "merge-symbols",
+    "shrink-hints",
 )
-"""The passes tier by tier. Lower tiers run first and again whenever a later tier makes
-progress. Pinning free symbols comes first: on a width-driven original each symbol gone
-makes every later call cheaper; dropping outputs and inputs and simplifying expressions
-come next, fine rewrites after, shrinking numbers last."""
+"""The order in which the reducer runs the passes, round after round. Pinning free symbols
+comes first: on a width-driven original each symbol gone makes every later call cheaper;
+dropping outputs and inputs and simplifying expressions come next, fine rewrites after,
+shrinking hints last (once the others are done: it cannot reopen them)."""
 
 
 @dataclass(frozen=True)
@@ -40,9 +44,9 @@ class Pass:
     """`edits(m)` proposes; `apply(m, subset)` makes a smaller model, or None if invalid.
 
     `rewrite(m, subset)` makes the edits (None if they conflict); `apply` normalizes what
-    it made, for every pass alike. A pass whose changes cannot enable earlier passes
-    (shrinking numbers) sets `reopens=False`, so its progress does not send the reducer
-    back to the first tier.
+    it made, for every pass alike. A pass whose changes cannot enable the others
+    (shrinking numbers) sets `reopens=False`: it runs once the others are at their
+    fixpoint, and its progress starts no new round.
     """
 
     name: str
@@ -56,8 +60,8 @@ class Pass:
         return None if rewritten is None else normalize(rewritten)
 
 
-def schedule() -> list[tuple[Pass, ...]]:
-    """Every pass defined in this package, tier by tier as `SCHEDULE` orders them.
+def schedule() -> list[Pass]:
+    """Every pass defined in this package, in the order of `SCHEDULE`.
 
     A pass defined but not scheduled, or scheduled but not defined, is a programming
     error: it would silently never run."""
@@ -66,14 +70,6 @@ def schedule() -> list[tuple[Pass, ...]]:
         module = importlib.import_module(f"{__name__}.{info.name}")
         defined = [*getattr(module, "PASSES", []), *filter(None, [getattr(module, "PASS", None)])]
         found.update((p.name, p) for p in defined)
-    scheduled = [name for tier in SCHEDULE for name in tier]
-    if sorted(found) != sorted(scheduled):
-        raise RuntimeError(
-            f"passes defined {sorted(found)} but scheduled {sorted(scheduled)} (SCHEDULE)"
-        )
-    return [tuple(found[name] for name in tier) for tier in SCHEDULE]
-
-
-def all_passes() -> list[Pass]:
-    """Every pass, in the order of the schedule."""
-    return [p for tier in schedule() for p in tier]
+    if sorted(found) != sorted(SCHEDULE):
+        raise RuntimeError(f"passes defined {sorted(found)} but scheduled {sorted(SCHEDULE)}")
+    return [found[name] for name in SCHEDULE]
