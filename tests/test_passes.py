@@ -85,10 +85,22 @@ def test_values_must_not_cross_into_specialized_sizes() -> None:
 
 def test_shrink_hints_keeps_distinct_symbols_distinct() -> None:
     m = symint_model("s0 + s1", {"s0": 8, "s1": 4})
-    assert numbers.PASS.apply(m, [numbers.Halve("s0")]) is None  # 4 would equal s1
-    out = numbers.PASS.apply(m, [numbers.Halve("s0"), numbers.Halve("s1")])
+    assert numbers.HALVE.apply(m, [numbers.Halve("s0")]) is None  # 4 would equal s1
+    out = numbers.HALVE.apply(m, [numbers.Halve("s0"), numbers.Halve("s1")])
     assert dict(out.hints) == {"s0": 4, "s1": 2}
     assert numbers.edits(out) == [numbers.Halve("s0")]  # s1 = 2 cannot halve to 1
+
+
+def test_floor_hints_keeps_the_order_and_distinct_hints() -> None:
+    m = symint_model("s0 + s1 + s2", {"s0": 900, "s1": 3, "s2": 40})
+    floors = numbers.floor_edits(m)
+    assert floors == [numbers.Floor("s0", 4), numbers.Floor("s2", 3), numbers.Floor("s1", 2)]
+    assert dict(numbers.FLOOR.apply(m, floors).hints) == {"s0": 4, "s1": 2, "s2": 3}
+    assert numbers.FLOOR.apply(m, floors[:2]) is None  # s2 = 3 would equal s1
+    out = numbers.FLOOR.apply(m, floors[:1])
+    assert dict(out.hints) == {"s0": 4, "s1": 3, "s2": 40}
+    # s2 stayed high: the ranks moved, so s0 has a lower floor now
+    assert numbers.floor_edits(out)[:2] == [numbers.Floor("s2", 4), numbers.Floor("s0", 3)]
 
 
 def test_drop_outputs_removes_dead_code_then_inputs_can_go() -> None:

@@ -31,12 +31,14 @@ SCHEDULE: tuple[str, ...] = (
     "simplify-exprs",
     "bypass-nodes",
     "merge-symbols",
+    "floor-hints",
     "shrink-hints",
 )
 """The order in which the reducer runs the passes, round after round. Pinning free symbols
 comes first: on a width-driven original each symbol gone makes every later call cheaper;
 dropping outputs and inputs and simplifying expressions come next, fine rewrites after,
-shrinking hints last (once the others are done: it cannot reopen them)."""
+shrinking hints last (once the others are done: it cannot reopen them), each hint
+straight to its floor first, then by halving."""
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,17 @@
-"""Shrink hints: halve a symbol's hint, never to 0 or 1, never onto another symbol's hint.
+"""Shrink hints: first each straight to its floor, then by halving what could not go there.
 
-Run to a fixpoint, halving reaches any smaller hint within a factor of two in
-log2(hint) accepted steps. Distinct symbols keep distinct hints, because symbolic tracing
-would duck-size equal hints into one symbol and change the repro.
+Hints are the values the repro is traced at; small ones read better and keep the tensors
+small. A floor is the smallest hint a symbol's rank allows (2, 3, 4, ... in the order of
+the hints, never 0 or 1): one call takes every hint there whose pathology does not need
+it larger, where halving needs log2(hint) accepted calls per step of a factor of two.
+Halving, to a fixpoint, then brings the rest within a factor of two of the smallest hint
+that keeps the repro interesting. Distinct symbols keep distinct hints, because symbolic
+tracing would duck-size equal hints into one symbol and change the repro.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from symshrink.passes import Pass
@@ -17,8 +21,25 @@ MIN_HINT = 2
 
 
 @dataclass(frozen=True)
+class Floor:
+    symbol: str
+    hint: int
+
+
+@dataclass(frozen=True)
 class Halve:
     symbol: str
+
+
+def floor_edits(repro: Repro) -> list[Floor]:
+    """Every hint above its floor, largest first (the same order as halving)."""
+    ranked = sorted(repro.hints, key=lambda s: (repro.hints[s], s))
+    floors = [Floor(s, MIN_HINT + rank) for rank, s in enumerate(ranked)]
+    return [f for f in reversed(floors) if repro.hints[f.symbol] > f.hint]
+
+
+def floor(repro: Repro, chosen: Sequence[Floor]) -> Repro | None:
+    return _with_hints(repro, {e.symbol: e.hint for e in chosen})
 
 
 def edits(repro: Repro) -> list[Halve]:
@@ -28,12 +49,17 @@ def edits(repro: Repro) -> list[Halve]:
 
 
 def rewrite(repro: Repro, chosen: Sequence[Halve]) -> Repro | None:
-    hints = dict(repro.hints)
-    for e in chosen:
-        hints[e.symbol] //= 2
+    return _with_hints(repro, {e.symbol: repro.hints[e.symbol] // 2 for e in chosen})
+
+
+def _with_hints(repro: Repro, changed: Mapping[str, int]) -> Repro | None:
+    """`repro` with the `changed` hints, or None if two distinct symbols would share one."""
+    hints = {**repro.hints, **changed}
     if len(set(hints.values())) < len(set(repro.hints.values())):
-        return None  # two distinct symbols would now share a hint
+        return None
     return repro.replace(hints=hints)
 
 
-PASS = Pass("shrink-hints", edits, rewrite, reopens=False)
+FLOOR = Pass("floor-hints", floor_edits, floor, reopens=False)
+HALVE = Pass("shrink-hints", edits, rewrite, reopens=False)
+PASSES = [FLOOR, HALVE]
