@@ -179,6 +179,23 @@ def test_a_kill_point_written_later_stops_the_run_there(runner: Runner, tmp_path
     assert alive(token) == []
 
 
+def test_a_kill_point_rewritten_to_0_stops_a_run_whose_answer_is_not_needed(
+    runner: Runner, tmp_path: Path
+) -> None:
+    """The spare slot's second run: started with its kill point, stopped when the first
+    run's answer turns out clear."""
+    token = fresh_token()
+    kill_file = tmp_path / "kill_at"
+    atomic_write(kill_file, "30.0")
+    job = Job.create(tmp_path, burn(60, token=token, spawn=True), SCRIPT)
+    writer = threading.Timer(0.5, atomic_write, (kill_file, "0"))
+    writer.start()
+    run = runner.run(job, Limits(timeout_s=60.0, kill_file=str(kill_file)))
+    writer.join()
+    assert run.exit.reason == "threshold" and run.exit.cpu_s < 5.0, run.exit
+    assert alive(token) == []
+
+
 def test_fast_candidate(runner: Runner, tmp_path: Path) -> None:
     v = oracle_with(runner, 2.0, tmp_path)(burn(0.1))
     assert v.status == "fast" and not v.interesting

@@ -63,11 +63,14 @@ class BaseOracle:
     def many(self, candidates: Sequence[str]) -> list[Verdict]:
         return self._at_once(self._judge, candidates)
 
-    def _at_once(self, fn: Callable[[str], R], sources: Sequence[str]) -> list[R]:
-        """`fn` of each source, in order, up to `jobs` of them at once."""
-        if self.jobs == 1 or len(sources) <= 1:
+    def _at_once(
+        self, fn: Callable[[str], R], sources: Sequence[str], width: int | None = None
+    ) -> list[R]:
+        """`fn` of each source, in order, up to `width` (default `jobs`) of them at once."""
+        width = self.jobs if width is None else width
+        if width == 1 or len(sources) <= 1:
             return [fn(s) for s in sources]
-        with ThreadPoolExecutor(max_workers=min(self.jobs, len(sources))) as ex:
+        with ThreadPoolExecutor(max_workers=min(width, len(sources))) as ex:
             return list(ex.map(fn, sources))
 
     def not_interesting(self, verdict: Verdict) -> str:

@@ -9,14 +9,16 @@ noise: the first run is stopped `band` above the limit, and only a run that ends
 `band` of the limit (either side) is run again, the majority of up to 1 + `reruns` runs
 deciding. A slow verdict stands only against a control measured right before it: one
 measured earlier (under another load, perhaps) is measured again, and the candidate
-judged against that. With one job, a new control runs on a spare slot beside its
-candidate's first run, which stops where the control's time says once it is known. A slow
+judged against that. With one job, a spare slot works beside the candidate's first run:
+it measures the control (the first run stops where its time says, once known), then
+makes the second run a close call needs, stopped if the first turns out clear. A slow
 candidate whose hot spots are not the original's is 'slipped'. `reverify` re-runs a final
 result, and its control, fresh.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 import shutil
@@ -125,8 +127,8 @@ class CompileOracle(BaseOracle):
         """`reference`: a recorded signature to compare with instead of the calibration's
         profiles (a corpus entry's, whose original is not at hand). `controls`: the store
         of measured control times (journaled by minimize, so a resumed run reuses them).
-        `jobs`: candidates at once (None: the runner's slots). `beside`: a new control is
-        measured on a spare slot while its candidate's first run starts (one job and a
+        `jobs`: candidates at once (None: the runner's slots). `beside`: a spare slot works
+        beside each candidate's first run (`_opening`; one job and a
         local runner of two slots: the runner's processes must see the scratch files)."""
         jobs = runner.slots if jobs is None else jobs
         super().__init__(jobs=jobs)
@@ -172,7 +174,7 @@ class CompileOracle(BaseOracle):
         original is run k times, each stopped at R x its control (x (1 + margin)); it is
         never waited for. A given `runner` (a Dask cluster, say) replaces the local one
         that `warm`, `jobs` and `preload` describe; the oracle closes it. With one job the
-        local runner has a second slot, on which new controls run beside their candidates.
+        local runner has a second slot, which works beside each candidate's first run.
         """
         judging = judging or Judging()
         beside = runner is None and jobs == 1 and threshold_s is None
@@ -314,7 +316,11 @@ class CompileOracle(BaseOracle):
         return run
 
     def _runs(self, sources: Sequence[str], **kwargs: float | str | None) -> list[Run]:
-        return self._at_once(lambda s: self.run(s, **kwargs), sources)  # type: ignore[arg-type]
+        """Runs of the same kind (k of a control, of the original, of a result to
+        re-verify) on every slot of the runner: side by side, as a candidate runs beside
+        its control."""
+        run = functools.partial(self.run, **kwargs)
+        return self._at_once(run, sources, width=self.runner.slots)
 
     # -- controls ----------------------------------------------------------------------
 
@@ -356,14 +362,6 @@ class CompileOracle(BaseOracle):
         self._last_control = (source, kind, ctrl)
         return ctrl
 
-    def _known(self, source: str) -> bool:
-        """Whether `source`'s control time is in the store already."""
-        try:
-            ctrl = self._control(source, self.calibration.baseline)
-        except ReproError:
-            return True  # nothing to measure: `limit` says why it cannot be judged
-        return ctrl.key in self.controls  # a look, not a lookup: no hit or miss counted
-
     def limit(self, source: str, *, fresh: int = 0) -> Limit | str:
         """Where `source` is stopped (before the margin), or why it cannot be judged.
 
@@ -387,11 +385,11 @@ class CompileOracle(BaseOracle):
     def _judge(self, source: str) -> Verdict:
         if self._original is not None and source == self._original[0]:
             return self._original[1]  # the calibration's runs judged it
-        limit, first = self._limit_and_first_run(source)
+        limit, made = self._opening(source)
         if isinstance(limit, str):
             return self._unjudged(limit)
         threshold = self._threshold(limit)
-        runs = self._decide(source, threshold, first)
+        runs = self._decide(source, threshold, made)
         if self._majority_slow(runs, threshold) and not limit.fresh:
             # Against its control measured now: one measured under another load would
             # move the limit by as much as that load moves the candidate.
@@ -411,33 +409,50 @@ class CompileOracle(BaseOracle):
                 runs.append(run)
         return self.verdict(runs, threshold, limit.baseline_s)
 
-    def _limit_and_first_run(self, source: str) -> tuple[Limit | str, Run | None]:
-        """`source`'s limit and, when its control is new and a slot is spare, its first run:
-        started beside the control, stopped where the control's time says once known."""
-        if not self.beside or self.calibration.ratio is None or self._known(source):
-            return self.limit(source), None
-        kill_file = Path(tempfile.mkdtemp(prefix="kill-", dir=self.scratch)) / "kill_at"
-        point = 0.0  # no limit (an error, an interrupt): stop the run at once
+    def _opening(self, source: str) -> tuple[Limit | str, list[Run]]:
+        """`source`'s limit and, with a spare slot, its first runs.
+
+        The first run starts at once, with no kill point. The spare slot measures the
+        control, which sets the kill point (a control known already is measured again:
+        on a spare core that costs no wait, and the verdict needs no stale-control check),
+        then starts a second run: the one the band asks for if the first ends too close
+        to call. Otherwise the second is stopped when the first ends. Both cores are used,
+        and a close call costs one run's time instead of two."""
+        if not self.beside or self.calibration.ratio is None:
+            return self.limit(source), []
+        files = Path(tempfile.mkdtemp(prefix="kill-", dir=self.scratch))
+        first_at, second_at = files / "first", files / "second"
         try:
-            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="beside") as ex:
-                started = ex.submit(self.run, source, kill_at=None, kill_file=kill_file)
-                try:
-                    limit = self.limit(source)
+            with ThreadPoolExecutor(max_workers=2, thread_name_prefix="beside") as ex:
+                first = ex.submit(self.run, source, kill_at=None, kill_file=first_at)
+                point = 0.0  # no limit (an error, an interrupt): stop the run at once
+                try:  # the control measured now, beside the run: under the same load
+                    limit = self.limit(source, fresh=self.judging.control_runs)
                     if not isinstance(limit, str):
                         point = self._stop_at(self._threshold(limit))
                 finally:
-                    atomic_write(kill_file, repr(point))
-                first = started.result()
+                    atomic_write(first_at, repr(point))
+                if isinstance(limit, str) or not self.judging.reruns:
+                    return limit, [] if isinstance(limit, str) else [first.result()]
+                atomic_write(second_at, repr(point))
+                second = ex.submit(self.run, source, kill_at=point, kill_file=second_at)
+                needed = False
+                try:
+                    run = first.result()
+                    needed = self._near(run, self._threshold(limit))
+                finally:
+                    if not needed:
+                        atomic_write(second_at, "0")
+                return limit, [run, second.result()] if needed else [run]
         finally:
-            shutil.rmtree(kill_file.parent, ignore_errors=True)
-        return limit, None if isinstance(limit, str) else first
+            shutil.rmtree(files, ignore_errors=True)
 
-    def _decide(self, source: str, threshold: float, first: Run | None = None) -> list[Run]:
-        """Runs of `source` (`first` already made), each stopped `band` above the
+    def _decide(self, source: str, threshold: float, made: Sequence[Run] = ()) -> list[Run]:
+        """Runs of `source` (`made` already made), each stopped `band` above the
         threshold: one, unless it ends within the band, then more until a majority of
         1 + `reruns` agrees."""
         kill_at = self._stop_at(threshold)
-        runs = [first if first is not None else self.run(source, kill_at=kill_at)]
+        runs = list(made) or [self.run(source, kill_at=kill_at)]
         if not self._near(runs[0], threshold):
             return runs
         most = 1 + self.judging.reruns

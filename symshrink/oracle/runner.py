@@ -101,9 +101,9 @@ class Workload:
 class Limits:
     """When to stop a child: `kill_at` seconds on `clock` (None: never), `timeout_s` of wall.
 
-    `kill_file`: a file the parent writes the kill point into once it knows it (a
-    candidate started beside its control, whose time sets that point); from then on its
-    number replaces `kill_at`."""
+    `kill_file`: a file the parent writes the kill point into, and may rewrite: its
+    latest number replaces `kill_at` (a candidate started beside its control gets its
+    point once the control's time is known; 0 stops a run whose answer is not needed)."""
 
     timeout_s: float
     kill_at: float | None = None
@@ -250,7 +250,7 @@ def supervise(pid: int, limits: Limits, started: float) -> Exit:
                 break
             wall = time.monotonic() - started
             if kill_file is not None and (written := read_kill_point(kill_file)) is not None:
-                kill_at, kill_file = written, None
+                kill_at = written
             if wall >= limits.timeout_s:
                 reason = "timeout"
             elif kill_at is not None:
