@@ -14,6 +14,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 
 from symshrink import search
@@ -76,6 +77,10 @@ class Reducer:
     best: Repro | None = field(default=None, init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
     _answers: list[bool] = field(default_factory=list, init=False, repr=False)  # speculation's
+    # Models this run asked the test about, by key: with `jobs` > 1 two candidates can be
+    # one model, asked at once or before the first verdict is journaled; judged once.
+    _asked: dict[str, Future[Verdict]] = field(default_factory=dict, init=False, repr=False)
+    _deadline: float | None = field(default=None, init=False, repr=False)  # of max_time
 
     def run(self, repro: Repro) -> Repro:
         """The smallest interesting model found; the input is assumed interesting."""
@@ -98,19 +103,22 @@ class Reducer:
 
         A round does not go back to the first tier after each later tier's progress: at
         the edge of slow, such re-runs of pinning mostly prove again what the last round
-        proved. The last round tests every reopening pass on the model it ends with."""
-        reopened = True
+        proved. The last round tests every reopening pass on the model it ends with.
+        After the first round most edits left are needed, so there `auto` searches one
+        edit at a time (`greedy`: n calls to prove n edits needed, bisection n + 2)."""
+        strategy, reopened = self.strategy, True
         while reopened:
             reopened = False
             for p in (p for p in self.passes if p.reopens):
-                while (improved := self._run_pass(p, current)) is not None:
+                while (improved := self._run_pass(p, current, strategy)) is not None:
                     current, reopened = improved, True
+            strategy = _later_rounds(self.strategy)
         for p in (p for p in self.passes if not p.reopens):
-            while (improved := self._run_pass(p, current)) is not None:
+            while (improved := self._run_pass(p, current, self.strategy)) is not None:
                 current = improved
         return current
 
-    def _run_pass(self, p: Pass, current: Repro) -> Repro | None:
+    def _run_pass(self, p: Pass, current: Repro, strategy: str) -> Repro | None:
         edits = p.edits(current)
         if not edits:
             return None
@@ -172,7 +180,7 @@ class Reducer:
                 edits,
                 evaluate,
                 self.jobs,
-                strategy=self.strategy,
+                strategy=strategy,
                 on_result=record,
                 on_answer=accept,
                 history=self._answers,
@@ -185,7 +193,7 @@ class Reducer:
                 accept(kept, interesting)
                 return interesting
 
-            kept = search.minimize(edits, test, strategy=self.strategy)
+            kept = search.minimize(edits, test, strategy=strategy)
         self.stats.speculative_unused += len(called - used)
         if len(kept) == len(edits):
             return None
@@ -198,18 +206,29 @@ class Reducer:
         return result
 
     def _verdict(self, key: str, model: Repro) -> Verdict:
-        """From the journal (marked cached), or a test, budget permitting; thread-safe. With
-        `jobs` > 1 a run may overshoot `max_calls` by fewer than `jobs` calls."""
-        cached = self.journal.get(key)
-        if cached is not None:
-            with self._lock:
-                self.stats.cache_hits += 1
-            return cached
+        """From the journal or this run's earlier ask of the same model (marked cached), or a
+        test, budget permitting; thread-safe. With `jobs` > 1 a run may overshoot
+        `max_calls` by fewer than `jobs` calls."""
         with self._lock:
-            self._check_budget()
-            self.stats.oracle_calls += 1
-        answer = self.test(model)
+            cached = self.journal.get(key)
+            asked = None if cached is not None else self._asked.get(key)
+            if cached is not None or asked is not None:
+                self.stats.cache_hits += 1
+            else:
+                self._check_budget()
+                self.stats.oracle_calls += 1
+                self._asked[key] = mine = Future()
+        if cached is not None:
+            return cached
+        if asked is not None:  # judged, or being judged, for another search's candidate
+            return replace(asked.result(), cached=True)
+        try:
+            answer = self.test(model)
+        except BaseException as e:
+            mine.set_exception(e)
+            raise
         verdict = answer if isinstance(answer, Verdict) else _bool_verdict(answer)
+        mine.set_result(verdict)
         return replace(verdict, cached=False)
 
     def _accept(self, model: Repro, verdict: Verdict) -> None:
@@ -228,6 +247,11 @@ class Reducer:
             raise BudgetExhausted(f"max_calls={self.max_calls}")
         if self._deadline is not None and time.monotonic() >= self._deadline:
             raise BudgetExhausted(f"max_time={self.max_time}")
+
+
+def _later_rounds(strategy: str) -> str:
+    """The search strategy of the rounds after the first: `auto` means `greedy` there."""
+    return "greedy" if strategy == "auto" else strategy
 
 
 def _bool_verdict(interesting: bool) -> Verdict:

@@ -125,3 +125,32 @@ def test_two_jobs_make_the_decisions_of_one(n: int, k: int, seed: int) -> None:
     # a wrong guess's answer can still serve -j 1's call later, through the journal
     assert stats2.oracle_calls - stats2.speculative_unused <= stats1.oracle_calls
     assert stats1.speculative_unused == 0
+
+
+def test_one_model_asked_twice_at_once_is_judged_once() -> None:
+    """With -j 2 two searches' candidates can be one model: the second ask waits for the
+    first's verdict instead of calling the test again."""
+    model = planted_model(4)
+    started, release, calls = threading.Event(), threading.Event(), []
+
+    def test(repro):
+        calls.append(canonical_key(repro))
+        started.set()
+        release.wait(10)
+        return True
+
+    reducer = Reducer(test=test, jobs=2)
+    key = canonical_key(model)
+    verdicts = []
+    first = threading.Thread(target=lambda: verdicts.append(reducer._verdict(key, model)))
+    first.start()
+    assert started.wait(10)
+    second = threading.Thread(target=lambda: verdicts.append(reducer._verdict(key, model)))
+    second.start()
+    time.sleep(0.05)
+    release.set()
+    first.join(10)
+    second.join(10)
+    assert calls == [key] and reducer.stats.oracle_calls == 1 and reducer.stats.cache_hits == 1
+    assert sorted(v.cached for v in verdicts) == [False, True]
+    assert all(v.interesting for v in verdicts)
