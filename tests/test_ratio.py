@@ -369,3 +369,10 @@ def test_the_longer_reference_run_gives_the_originals_time(repro: Path, tmp_path
     cal = oracle.calibration
     assert cal.stopped and cal.reference_s == pytest.approx(52.2)
     assert not cal.reference_stopped
+    # The reference run starts with the others; an original that finishes needs none.
+    runner = WidthRunner()
+    oracle = CompileOracle.create(
+        repro.read_text(), runner=runner, judging=judging, threshold_s=60.0, scratch=tmp_path
+    )
+    assert len(runner.runs) == 4 and not oracle.calibration.stopped
+    assert oracle.calibration.reference_s is None

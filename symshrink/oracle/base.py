@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from symshrink.verdict import Verdict
 
 R = TypeVar("R")
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from symshrink.oracle.calibrate import Calibration
@@ -64,14 +65,14 @@ class BaseOracle:
         return self._at_once(self._judge, candidates)
 
     def _at_once(
-        self, fn: Callable[[str], R], sources: Sequence[str], width: int | None = None
+        self, fn: Callable[[T], R], items: Sequence[T], width: int | None = None
     ) -> list[R]:
-        """`fn` of each source, in order, up to `width` (default `jobs`) of them at once."""
+        """`fn` of each item, in order, up to `width` (default `jobs`) of them at once."""
         width = self.jobs if width is None else width
-        if width == 1 or len(sources) <= 1:
-            return [fn(s) for s in sources]
-        with ThreadPoolExecutor(max_workers=min(width, len(sources))) as ex:
-            return list(ex.map(fn, sources))
+        if width == 1 or len(items) <= 1:
+            return [fn(x) for x in items]
+        with ThreadPoolExecutor(max_workers=min(width, len(items))) as ex:
+            return list(ex.map(fn, items))
 
     def not_interesting(self, verdict: Verdict) -> str:
         """Why an original with this verdict cannot be reduced, in one line."""

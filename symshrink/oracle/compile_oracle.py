@@ -218,7 +218,7 @@ class CompileOracle(BaseOracle):
         threshold_s: float | None,
     ) -> Calibration:
         """The original's control k times (ratio mode), then the original k times stopped at
-        its kill point, and once longer for the guard's reference if it was stopped."""
+        its kill point and, beside them, once longer for the guard's reference."""
         clock = self.calibration.clock
         baseline_measures: tuple[float, ...] = ()
         if threshold_s is None:
@@ -237,18 +237,23 @@ class CompileOracle(BaseOracle):
             baseline_measures=baseline_measures,
         )
         kill_at = threshold_s * (1 + self.margin)
-        runs = self._runs([source] * k, kill_at=kill_at)
-        reference = None
+        # With the guard on, a reference run sampled longer starts with the k runs: it is
+        # needed if they are stopped, and if they finish it finishes with them.
+        until = min(REFERENCE_FACTOR * kill_at, self._timeout())
+        points = [kill_at] * k + ([until] if self.judging.signature else [])
+        done = self._at_once(
+            lambda at: self.run(source, kill_at=at), points, width=self.runner.slots
+        )
+        runs, reference = done[:k], None
         if self.judging.signature and any(r.exit.reason != "exited" for r in runs):
-            until = min(REFERENCE_FACTOR * kill_at, self._timeout())
+            reference = done[k]
             log.info(
-                "the original was stopped at its kill point (%.1fs %s): sampling it once "
-                "up to %.0fs for the slippage guard's reference",
+                "the original was stopped at its kill point (%.1fs %s): its run sampled "
+                "up to %.0fs gives the slippage guard's reference",
                 kill_at,
                 clock,
                 until,
             )
-            reference = self.run(source, kill_at=until)
         calibration = calibrate(
             runs,
             threshold_s=threshold_s,
