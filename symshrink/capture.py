@@ -51,7 +51,7 @@ Key = tuple[int | None, int, int]
 
 # The Inductor phases `symshrink run` reports, by the `dynamo_timed` event that times each
 # (the runtime's own table, so both say the same thing).
-_PHASE_OF = {event: phase for phase, event in runtime._TIMED_KEYS.items()}
+_PHASE_OF = {event: phase for phase, event in runtime.TIMED_KEYS.items()}
 _INDUCTOR = "inductor_compile"
 _BACKWARD = "compile_fx.<locals>.bw_compiler"
 _AOT_GRAPHS = {"aot_forward_graph": "forward", "aot_inference_graph": "inference"}

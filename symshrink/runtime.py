@@ -40,7 +40,7 @@ PHASES = ("trace", "post_grad", "lowering", "scheduling", "codegen", "native", "
 
 # `dynamo_timed` keys torch 2.13 records in `compilation_time_metrics`, per phase.
 # Scheduler.__init__ runs inside GraphLowering.codegen; codegen is reported without it.
-_TIMED_KEYS = {
+TIMED_KEYS = {
     "post_grad": "_recursive_post_grad_passes",
     "lowering": "GraphLowering.run",
     "scheduling": "Scheduler.__init__",
@@ -409,7 +409,7 @@ def compile_graph(gm: Any, args: Sequence[Any], timings: Timings, native: bool) 
             raise
     finally:
         timings.compile_s = time.perf_counter() - t0
-        phases = {p: sum(compilation_time_metrics.get(k, ())) for p, k in _TIMED_KEYS.items()}
+        phases = {p: sum(compilation_time_metrics.get(k, ())) for p, k in TIMED_KEYS.items()}
         phases["codegen"] -= phases["scheduling"]
         if not native:
             del phases["native"]

@@ -121,17 +121,18 @@ def _split_function(function: str) -> tuple[str, str]:
     return module, attr
 
 
-def render_script(call: Call, *, source: str | None = None, repeat: int = 3) -> str:
+def render_script(call: Call, *, where: str = "", repeat: int = 3) -> str:
     """A standalone script (sympy and time only) that times `call` and prints its seconds.
 
     The arguments are written as their srepr text, which is Python code over sympy's
     names (`Add`, `Mul`, `Symbol('s0', integer=True, positive=True)`, ...). The call runs
     `repeat` times with sympy's cache cleared before each; the fastest run is printed.
+    `where` says where the call's seconds were measured ("in the compile of r.py").
     """
     if call.torch_specific:
         raise ValueError(f"{call.function} call uses torch classes: {call.torch_specific}")
     module, attr = _split_function(call.function)
-    where = f" in the compile of {source}" if source else ""
+    where = f" {where}" if where else ""
     lines = [
         '"""Standalone sympy reproducer written by symshrink sympy-repro.',
         "",
@@ -583,8 +584,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1 if data["error"] else 0
 
 
-def write_script(path: Path, call: Call, *, source: str | None = None) -> None:
-    atomic_write(path, render_script(call, source=source))
+def write_script(path: Path, call: Call, *, where: str = "") -> None:
+    atomic_write(path, render_script(call, where=where))
 
 
 @dataclass(frozen=True)
@@ -650,7 +651,7 @@ def build(
         "function_s": (record.get("totals") or {}).get(call.function),
     }
     full = out.with_name(f"{out.stem}.full.py") if do_shrink else out
-    write_script(full, call, source=repro.name)
+    write_script(full, call, where=f"in the compile of {repro.name}")
     standalone, error = run_script(full, timeout=timeout)
     if error:
         log.warning("%s failed: %s", full, error)
@@ -663,7 +664,8 @@ def build(
         )
         return Built(out, full, call, standalone, None, limit, skipped, **shares)
     result = shrink(call, threshold=limit, timeout=timeout)
-    write_script(out, result.call, source=repro.name)
+    where = f"alone, shrunk from the call that took {call.seconds:.3f} s in the compile of"
+    write_script(out, result.call, where=f"{where} {repro.name}")
     return Built(out, full, call, standalone, result, limit, skipped, **shares)
 
 

@@ -51,7 +51,7 @@ def test_with_terms_keeps_factor_outside_the_sum() -> None:
 def test_render_script_has_no_torch_and_runs() -> None:
     call = _call(S[0] * S[1] + S[0] * S[2], S[0] * S[3] + S[0])
     call = sr.Call(call.function, call.seconds, call.args, abstracted=(("f0", "((s0)//160)"),))
-    text = sr.render_script(call, source="x.py")
+    text = sr.render_script(call, where="in the compile of x.py")
     assert "torch" not in text
     assert "f0 = ((s0)//160)" in text  # the abstraction is documented
     assert "Symbol('s0', integer=True, positive=True)" in text  # assumptions kept
@@ -143,7 +143,7 @@ def test_capture_emit_and_shrink_end_to_end(
     assert all("Symbol(" in a for a in call.args)
     assert call.abstracted  # FloorDiv(...) stood in the captured arguments
 
-    text = sr.render_script(call, source=script.name)
+    text = sr.render_script(call, where=f"in the compile of {script.name}")
     assert "torch" not in text
     full = tmp_path / "gcd.py"
     full.write_text(text)
