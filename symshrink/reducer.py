@@ -101,9 +101,9 @@ class Reducer:
         """Rounds of the passes in schedule order, each to its own fixpoint, until a round
         changes nothing; then the passes that cannot reopen others (shrinking hints), once.
 
-        A round does not go back to the first tier after each later tier's progress: at
-        the edge of slow, such re-runs of pinning mostly prove again what the last round
-        proved. The last round tests every reopening pass on the model it ends with.
+        A round does not go back to pinning after each later pass's progress: at the edge
+        of slow, such re-runs mostly prove again what was just proved. The last round
+        tests every reopening pass on the model it ends with.
         After the first round most edits left are needed, so there `auto` searches one
         edit at a time (`greedy`: n calls to prove n edits needed, bisection n + 2)."""
         strategy, reopened = self.strategy, True
