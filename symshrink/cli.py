@@ -188,7 +188,16 @@ def minimize(
             )
         ),
     ] = None,
-    jobs: Annotated[int, typer.Option("-j", "--jobs", help="candidates judged at once", min=1)] = 1,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "-j",
+            "--jobs",
+            help="candidates judged at once (1 already keeps a second core busy with each "
+            "candidate's twin and close-call re-run; on 2 cores -j 2 was slower)",
+            min=1,
+        ),
+    ] = 1,
     out: Annotated[
         Path | None,
         typer.Option("-o", "--out", help=_with_default("output script", "REPRO.min.py")),
