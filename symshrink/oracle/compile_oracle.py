@@ -18,7 +18,6 @@ result, and its control, fresh.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import logging
 import shutil
@@ -240,10 +239,7 @@ class CompileOracle(BaseOracle):
         # With the guard on, a reference run sampled longer starts with the k runs: it is
         # needed if they are stopped, and if they finish it finishes with them.
         until = min(REFERENCE_FACTOR * kill_at, self._timeout())
-        points = [kill_at] * k + ([until] if self.judging.signature else [])
-        done = self._at_once(
-            lambda at: self.run(source, kill_at=at), points, width=self.runner.slots
-        )
+        done = self._runs(source, [kill_at] * k + ([until] if self.judging.signature else []))
         runs, reference = done[:k], None
         if self.judging.signature and any(r.exit.reason != "exited" for r in runs):
             reference = done[k]
@@ -320,12 +316,17 @@ class CompileOracle(BaseOracle):
             log.error("processes of a candidate survived SIGKILL (see the warning above)")
         return run
 
-    def _runs(self, sources: Sequence[str], **kwargs: float | str | None) -> list[Run]:
-        """Runs of the same kind (k of a control, of the original, of a result to
-        re-verify) on every slot of the runner: side by side, as a candidate runs beside
-        its control."""
-        run = functools.partial(self.run, **kwargs)
-        return self._at_once(run, sources, width=self.runner.slots)
+    def _runs(
+        self, source: str, kill_ats: Sequence[float | None], mode: str | None = None
+    ) -> list[Run]:
+        """Runs of one script, one per kill point (k of a control, of the original, of a
+        result to re-verify), on every slot of the runner: side by side, as a candidate
+        runs beside its control."""
+
+        def run(at: float | None) -> Run:
+            return self.run(source, kill_at=at, mode=mode)
+
+        return self._at_once(run, kill_ats, width=self.runner.slots)
 
     # -- controls ----------------------------------------------------------------------
 
@@ -344,7 +345,7 @@ class CompileOracle(BaseOracle):
             if known is not None:
                 at = self._measured_at.get(ctrl.key)
                 return known, at == self._runs_started
-            done = self._runs([ctrl.source] * runs, kill_at=None, mode=ctrl.mode)
+            done = self._runs(ctrl.source, [None] * runs, mode=ctrl.mode)
             failed = next((r for r in done if r.error or r.exit.reason != "exited"), None)
             if failed is not None:
                 why = failed.error or f"still running after {failed.exit.wall_s:.0f}s wall"
@@ -507,7 +508,7 @@ class CompileOracle(BaseOracle):
         limit = self.limit(source, fresh=k)
         if isinstance(limit, str):
             return Reverification((self._unjudged(limit),) * k)
-        runs = self._runs([source] * k, kill_at=limit.seconds)
+        runs = self._runs(source, [limit.seconds] * k)
         verdicts = tuple(self.verdict([run], limit.seconds, limit.baseline_s) for run in runs)
         return Reverification(verdicts, limit.baseline_s)
 
