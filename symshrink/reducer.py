@@ -110,12 +110,18 @@ class Reducer:
         while reopened:
             reopened = False
             for p in (p for p in self.passes if p.reopens):
-                while (improved := self._run_pass(p, current, strategy)) is not None:
-                    current, reopened = improved, True
+                improved = self._exhaust(p, current, strategy)
+                reopened |= improved is not current
+                current = improved
             strategy = _later_rounds(self.strategy)
         for p in (p for p in self.passes if not p.reopens):
-            while (improved := self._run_pass(p, current, self.strategy)) is not None:
-                current = improved
+            current = self._exhaust(p, current, self.strategy)
+        return current
+
+    def _exhaust(self, p: Pass, current: Repro, strategy: str) -> Repro:
+        """`p` run again and again on what it made, until it makes no progress."""
+        while (improved := self._run_pass(p, current, strategy)) is not None:
+            current = improved
         return current
 
     def _run_pass(self, p: Pass, current: Repro, strategy: str) -> Repro | None:
