@@ -27,6 +27,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+# Read from the end line, not report.json: the checkouts compared may write different
+# record formats, while the end line is what every one of them prints.
 RESULT = re.compile(
     r"(\d+ -> \d+ free symbols, \d+ -> \d+ expression operations) in (\d+) oracle calls"
 )
