@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import tempfile
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -121,8 +121,7 @@ class Bench:
             return Measured(run=None, verdict="error", detail=limit)
         run = oracle.run(source, kill_at=None, timeout_s=timeout_s)
         # Hot spots as minimize saw them: its runs stopped at R x the twin.
-        seen = run if run.profile is None else replace(run, profile=run.profile.cut(limit.seconds))
-        verdict = oracle.verdict([seen], limit.seconds, limit.baseline_s)
+        verdict = oracle.verdict([run.seen_at(limit.seconds)], limit.seconds, limit.baseline_s)
         return Measured(
             run=run,
             verdict=_VERDICT_OF_STATUS[verdict.status],

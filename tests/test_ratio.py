@@ -19,6 +19,7 @@ import pytest
 import symshrink.minimize as minimize_mod
 from symshrink.baseline import control, static_twin
 from symshrink.oracle import Calibration, CompileOracle, Judging
+from symshrink.oracle.profile import Profile
 from symshrink.oracle.runner import Exit, Job, Limits, Run, read_kill_point
 from symshrink.passes.symbols import PIN, Pin
 from symshrink.records import CONTROLS, REPORT, RunOptions, RunRecord, Side
@@ -358,21 +359,54 @@ def test_the_end_line_says_the_ratios_and_whether_the_result_is_minimal() -> Non
 
 
 def test_the_longer_reference_run_gives_the_originals_time(repro: Path, tmp_path: Path) -> None:
-    """An original stopped at its kill point is sampled once 8x longer; if it ends there,
-    its time is known exactly (the report then shows no lower bound)."""
+    """An original stopped at its kill point: one of its k runs is sampled 8x longer; if it
+    ends there, its time is known exactly (the report then shows no lower bound)."""
     runner = WidthRunner()  # 16 symbols: 1 + 0.2 * 256 = 52.2 s
     judging = Judging(signature=True, margin=0.0, confirm=0, timeout_s=600.0)
     oracle = CompileOracle.create(
         repro.read_text(), runner=runner, judging=judging, threshold_s=10.0, scratch=tmp_path
     )
-    assert [lim.kill_at for w, _, lim in runner.runs if w == 16] == [10.0, 10.0, 10.0, 80.0]
+    # one of the k runs, the first, is the one sampled longer
+    assert [lim.kill_at for w, _, lim in runner.runs if w == 16] == [80.0, 10.0, 10.0]
     cal = oracle.calibration
     assert cal.stopped and cal.reference_s == pytest.approx(52.2)
     assert not cal.reference_stopped
-    # The reference run starts with the others; an original that finishes needs none.
+    # ... and votes with them: the original is slow, judged from those three runs alone
+    assert oracle(repro.read_text()).interesting and len(runner.runs) == 3
+    # An original that finishes needs no reference: its k runs all ran to the end.
     runner = WidthRunner()
     oracle = CompileOracle.create(
         repro.read_text(), runner=runner, judging=judging, threshold_s=60.0, scratch=tmp_path
     )
-    assert len(runner.runs) == 4 and not oracle.calibration.stopped
+    assert len(runner.runs) == 3 and not oracle.calibration.stopped
     assert oracle.calibration.reference_s is None
+
+
+class PhasedRunner(WidthRunner):
+    """A WidthRunner whose stopped runs leave samples: spot `trace` for their first
+    1.5 s, then `gcd` (a long original's hot spot, reached after its kill point)."""
+
+    def run(self, job: Job, limits: Limits) -> Run:
+        run = super().run(job, limits)
+        if run.exit.reason != "threshold":
+            return run
+        lines = ["p trace", "n 0 trace", "n 1 gcd"]
+        for tenth in range(1, int(run.exit.cpu_s * 10) + 1):  # a sample every 0.1 s
+            lines += ["p lowering"] if tenth == 16 else []
+            lines.append(f"s {tenth / 10} {tenth / 10} {0 if tenth < 16 else 1}")
+        return replace(run, profile=Profile.parse("\n".join(lines)))
+
+
+def test_the_original_is_judged_on_what_its_longer_run_did_up_to_the_kill_point(
+    repro: Path, tmp_path: Path
+) -> None:
+    """The run sampled longer for the reference votes like a run stopped at the kill point:
+    its later hot spot, which the runs stopped there never reach, is not held against it."""
+    runner = PhasedRunner()
+    judging = Judging(signature=True, margin=0.0, confirm=0, timeout_s=600.0)
+    oracle = CompileOracle.create(
+        repro.read_text(), runner=runner, judging=judging, threshold_s=1.0, scratch=tmp_path
+    )
+    assert oracle.calibration.signature().names[0] == "gcd"  # the reference's hot spot
+    first = oracle(repro.read_text())
+    assert first.status == "slow" and len(runner.runs) == 3

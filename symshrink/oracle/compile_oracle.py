@@ -216,8 +216,8 @@ class CompileOracle(BaseOracle):
         baseline: BaselineKind,
         threshold_s: float | None,
     ) -> Calibration:
-        """The original's control k times (ratio mode), then the original k times stopped at
-        its kill point and, beside them, once longer for the guard's reference."""
+        """The original's control k times (ratio mode), then the original k times: stopped at
+        its kill point, but for one run sampled longer, for the guard's reference."""
         clock = self.calibration.clock
         baseline_measures: tuple[float, ...] = ()
         if threshold_s is None:
@@ -236,15 +236,18 @@ class CompileOracle(BaseOracle):
             baseline_measures=baseline_measures,
         )
         kill_at = threshold_s * (1 + self.margin)
-        # With the guard on, a reference run sampled longer starts with the k runs: it is
-        # needed if they are stopped, and if they finish it finishes with them.
+        # With the guard on, the first of the k runs is sampled longer, for the reference:
+        # its vote is the same (still compiling at the kill point = slow), its samples are
+        # needed if the others are stopped, and if they finish, it finishes with them.
+        # At least one run is stopped at the kill point: with k = 1 the reference is extra.
         until = min(REFERENCE_FACTOR * kill_at, self._timeout())
-        done = self._runs(source, [kill_at] * k + ([until] if self.judging.signature else []))
-        runs, reference = done[:k], None
-        if self.judging.signature and any(r.exit.reason != "exited" for r in runs):
-            reference = done[k]
+        longer = [until] if self.judging.signature else []
+        done = self._runs(source, longer + [kill_at] * max(k - len(longer), 1))
+        runs, reference = done, None
+        if longer and any(r.exit.reason != "exited" for r in done[1:]):
+            runs, reference = done[1:], done[0]
             log.info(
-                "the original was stopped at its kill point (%.1fs %s): its run sampled "
+                "the original was stopped at its kill point (%.1fs %s): one run sampled "
                 "up to %.0fs gives the slippage guard's reference",
                 kill_at,
                 clock,
@@ -261,9 +264,10 @@ class CompileOracle(BaseOracle):
             signature=self.judging.signature,
             top=self.judging.top,
         )
-        if runs:  # the original's runs are judged runs: its first verdict is known now
+        if done:  # the original's runs are judged runs: its first verdict is known now
             self.calibration = calibration
-            self._original = (source, self.verdict(runs, kill_at, calibration.baseline_s))
+            seen = [r.seen_at(kill_at, clock) for r in done]  # the longer one, as if stopped
+            self._original = (source, self.verdict(seen, kill_at, calibration.baseline_s))
         return calibration
 
     @property

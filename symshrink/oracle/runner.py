@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -201,6 +201,13 @@ class Run:
         if self.result is None:
             return "the child wrote no result"
         return None
+
+    def seen_at(self, limit: float, clock: Clock = "cpu") -> Run:
+        """The run as a verdict at `limit` sees it: its samples up to there (a run that
+        went on longer, to be sampled further, is judged like one stopped at its limit)."""
+        return (
+            self if self.profile is None else replace(self, profile=self.profile.cut(limit, clock))
+        )
 
     def spots(self, until: float | None = None, clock: Clock = "cpu") -> dict[str, int]:
         """Samples per spot (those before `until` seconds on `clock`)."""
