@@ -38,7 +38,12 @@ SCHEDULE: tuple[str, ...] = (
 comes first: on a width-driven original each symbol gone makes every later call cheaper;
 dropping outputs and inputs and simplifying expressions come next, fine rewrites after,
 shrinking hints last (once the others are done: it cannot reopen them), each hint
-straight to its floor first, then by halving."""
+straight to its floor first, then by halving.
+
+Every pass spends the same headroom (the original's ratio above R), so what runs first is
+what the result loses most of. Shrinking the graph first makes every call cheaper (the
+twin compiles the graph) and the README example 1.7x faster, but it leaves the seed's wide
+sums at the edge with 25-48 of their 64 free symbols (docs/benchmarks.md, sixth session)."""
 
 
 @dataclass(frozen=True)
