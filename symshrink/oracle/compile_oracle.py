@@ -216,8 +216,9 @@ class CompileOracle(BaseOracle):
         baseline: BaselineKind,
         threshold_s: float | None,
     ) -> Calibration:
-        """The original's control k times (ratio mode), then the original k times: stopped at
-        its kill point, but for one run sampled longer, for the guard's reference."""
+        """The original's control k times (ratio mode), then the original k times (k + 1
+        when k = 1): stopped at its kill point, but for one run sampled longer, for the
+        guard's reference."""
         clock = self.calibration.clock
         baseline_measures: tuple[float, ...] = ()
         if threshold_s is None:
