@@ -94,13 +94,25 @@ def test_shrink_hints_keeps_distinct_symbols_distinct() -> None:
 def test_floor_hints_keeps_the_order_and_distinct_hints() -> None:
     m = symint_model("s0 + s1 + s2", {"s0": 900, "s1": 3, "s2": 40})
     floors = numbers.floor_edits(m)
-    assert floors == [numbers.Floor("s0", 4), numbers.Floor("s2", 3), numbers.Floor("s1", 2)]
+    assert floors == [numbers.Floor("s0"), numbers.Floor("s2"), numbers.Floor("s1")]
     assert dict(numbers.FLOOR.apply(m, floors).hints) == {"s0": 4, "s1": 2, "s2": 3}
-    assert numbers.FLOOR.apply(m, floors[:2]) is None  # s2 = 3 would equal s1
+    # The floors of a subset avoid the hints that stay: s1 keeps 3, so s2 takes 2.
+    assert dict(numbers.FLOOR.apply(m, floors[:2]).hints) == {"s0": 4, "s1": 3, "s2": 2}
     out = numbers.FLOOR.apply(m, floors[:1])
-    assert dict(out.hints) == {"s0": 4, "s1": 3, "s2": 40}
-    # s2 stayed high: the ranks moved, so s0 has a lower floor now
-    assert numbers.floor_edits(out)[:2] == [numbers.Floor("s2", 4), numbers.Floor("s0", 3)]
+    assert dict(out.hints) == {"s0": 2, "s1": 3, "s2": 40}
+    assert numbers.floor_edits(out) == [numbers.Floor("s2")]  # s0 and s1 are at their floors
+
+
+def test_floor_hints_takes_every_hint_down_in_one_call_past_one_that_must_stay() -> None:
+    """The README example's hints before flooring: s75 must stay 1000. Floors fixed by rank
+    (2 for s75, 3, 4, ...) made the others collide with 3, 4, 5 one after another: seven
+    accepted calls where one subset does it."""
+    hints = {"s57": 1003, "s67": 1009, "s75": 1000, "s80": 1012, "s86": 1006}
+    m = symint_model(" + ".join(hints), hints)
+    allowed = [e for e in numbers.floor_edits(m) if e.symbol != "s75"]
+    out = numbers.FLOOR.apply(m, allowed)
+    assert dict(out.hints) == {"s57": 2, "s67": 4, "s75": 1000, "s80": 5, "s86": 3}
+    assert numbers.floor_edits(out) == [numbers.Floor("s75")]
 
 
 def test_drop_outputs_removes_dead_code_then_inputs_can_go() -> None:

@@ -1,9 +1,9 @@
 """Shrink hints: first each straight to its floor, then by halving what could not go there.
 
 Hints are the values the repro is traced at; small ones read better and keep the tensors
-small. A floor is the smallest hint a symbol's rank allows (2, 3, 4, ... in the order of
-the hints, never 0 or 1): one call takes every hint there whose pathology does not need
-it larger, where halving needs log2(hint) accepted calls per step of a factor of two.
+small. A floor is the smallest value not held by a hint that stays (2, 3, 4, ... in the
+order of the hints, never 0 or 1): one call takes every hint there whose pathology does not
+need it larger, where halving needs log2(hint) accepted calls per step of a factor of two.
 Halving, to a fixpoint, then brings the rest within a factor of two of the smallest hint
 that keeps the repro interesting. Distinct symbols keep distinct hints, because symbolic
 tracing would duck-size equal hints into one symbol and change the repro.
@@ -11,6 +11,7 @@ tracing would duck-size equal hints into one symbol and change the repro.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -23,7 +24,6 @@ MIN_HINT = 2
 @dataclass(frozen=True)
 class Floor:
     symbol: str
-    hint: int
 
 
 @dataclass(frozen=True)
@@ -32,14 +32,27 @@ class Halve:
 
 
 def floor_edits(repro: Repro) -> list[Floor]:
-    """Every hint above its floor, largest first (the same order as halving)."""
+    """Every hint above its rank's floor (2 for the smallest, 3 for the next...), largest
+    first (the same order as halving): the hints that flooring all at once would lower."""
     ranked = sorted(repro.hints, key=lambda s: (repro.hints[s], s))
-    floors = [Floor(s, MIN_HINT + rank) for rank, s in enumerate(ranked)]
-    return [f for f in reversed(floors) if repro.hints[f.symbol] > f.hint]
+    above = [s for rank, s in enumerate(ranked) if repro.hints[s] > MIN_HINT + rank]
+    return [Floor(s) for s in reversed(above)]
 
 
 def floor(repro: Repro, chosen: Sequence[Floor]) -> Repro | None:
-    return _with_hints(repro, {e.symbol: e.hint for e in chosen})
+    """The chosen hints, smallest first, each to the smallest value no other hint holds.
+
+    The floors depend on which hints stay, so any subset is a valid candidate: a hint that
+    must stay large does not stop the others from going to 2, 3, 4, ... in one call (a
+    floor fixed by rank would collide with a hint that stayed, one step per call)."""
+    names = {e.symbol for e in chosen}
+    taken = {h for s, h in repro.hints.items() if s not in names}
+    changed: dict[str, int] = {}
+    for s in sorted(names, key=lambda s: (repro.hints[s], s)):
+        value = next(v for v in itertools.count(MIN_HINT) if v not in taken)
+        changed[s] = min(value, repro.hints[s])
+        taken.add(changed[s])
+    return _with_hints(repro, changed)
 
 
 def edits(repro: Repro) -> list[Halve]:
