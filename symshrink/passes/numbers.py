@@ -46,13 +46,10 @@ def floor(repro: Repro, chosen: Sequence[Floor]) -> Repro | None:
     must stay large does not stop the others from going to 2, 3, 4, ... in one call (a
     floor fixed by rank would collide with a hint that stayed, one step per call)."""
     names = {e.symbol for e in chosen}
-    taken = {h for s, h in repro.hints.items() if s not in names}
-    changed: dict[str, int] = {}
-    for s in sorted(names, key=lambda s: (repro.hints[s], s)):
-        value = next(v for v in itertools.count(MIN_HINT) if v not in taken)
-        changed[s] = min(value, repro.hints[s])
-        taken.add(changed[s])
-    return _with_hints(repro, changed)
+    kept = {h for s, h in repro.hints.items() if s not in names}
+    free = (v for v in itertools.count(MIN_HINT) if v not in kept)  # rising: no value twice
+    order = sorted(names, key=lambda s: (repro.hints[s], s))
+    return _with_hints(repro, {s: min(next(free), repro.hints[s]) for s in order})
 
 
 def edits(repro: Repro) -> list[Halve]:
