@@ -265,10 +265,10 @@ class CompileOracle(BaseOracle):
             signature=self.judging.signature,
             top=self.judging.top,
         )
-        if done:  # the original's runs are judged runs: its first verdict is known now
-            self.calibration = calibration
-            seen = [r.seen_at(kill_at, clock) for r in done]  # the longer one, as if stopped
-            self._original = (source, self.verdict(seen, kill_at, calibration.baseline_s))
+        # the original's runs are judged runs: its first verdict is known now
+        self.calibration = calibration
+        seen = [r.seen_at(kill_at, clock) for r in done]  # the longer one, as if stopped
+        self._original = (source, self.verdict(seen, kill_at, calibration.baseline_s))
         return calibration
 
     @property
