@@ -597,3 +597,32 @@ def test_real_repro_slow_and_fast(samples_dir: Path, fixtures: dict, tmp_path: P
         assert fast.ratio is not None and fast.ratio < 2.0 and not fast.stopped
     finally:
         oracle.close()
+
+
+# ------------------------------------------------------------------------------ stalls
+
+
+def test_a_child_that_stops_using_the_cpu_is_stopped_as_stalled(
+    runner: Runner, tmp_path: Path
+) -> None:
+    """A deadlocked child (here: one that waits forever, its sampler thread still ticking)
+    never reaches a CPU kill point; without the stall check it would hold its call until
+    the 60 s timeout."""
+    job = Job.create(
+        tmp_path, "import time\ntime.sleep(0.2)\nwhile True:\n    time.sleep(1)\n", SCRIPT
+    )
+    run = runner.run(job, Limits(timeout_s=60, kill_at=30.0, stall_s=1.0))
+    assert run.exit.reason == "stalled" and run.exit.clean
+    assert run.exit.wall_s < 30  # stopped within two windows, not at the timeout
+    assert run.error is not None and run.error.startswith("stalled")
+
+
+def test_a_busy_child_is_not_stalled(runner: Runner, tmp_path: Path) -> None:
+    run = runner.run(Job.create(tmp_path, burn(1.5), SCRIPT), Limits(timeout_s=60, stall_s=0.3))
+    assert run.exit.reason == "exited" and run.error is None
+
+
+def test_the_oracle_judges_a_stalled_candidate_an_error(tmp_path: Path) -> None:
+    oracle = oracle_with(ColdRunner(), 30.0, tmp_path, stall_s=1.0)
+    v = oracle("import time\nwhile True:\n    time.sleep(1)\n")
+    assert v.status == "error" and v.detail.startswith("stalled"), v

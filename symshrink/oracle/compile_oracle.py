@@ -70,6 +70,10 @@ class Judging:
     `confirm`: a slow verdict must be confirmed by this many more runs, all slow (0: the
     band decides; benchmarks/noise.py compares the two).
     `control_runs`: runs of each new control (their median counts).
+    `stall_s`: on the CPU clock, a run whose CPU time has not moved for this many seconds
+    of wall is stopped and counts as an error (a deadlocked child would otherwise hold its
+    call until `timeout_s`, 600 s in the README's command). A compile's own thread never
+    waits that long: this oracle's children compile no C++ (`RETRACE_OPTIONS`).
     """
 
     band: float = 0.1
@@ -83,6 +87,7 @@ class Judging:
     grace_s: float = 0.3
     errors_interesting: bool = False
     control_runs: int = 1
+    stall_s: float | None = 60.0
 
 
 @dataclass(frozen=True)
@@ -312,6 +317,7 @@ class CompileOracle(BaseOracle):
             clock=self.calibration.clock,
             grace_s=self.judging.grace_s,
             kill_file=None if kill_file is None else str(kill_file),
+            stall_s=self.judging.stall_s if self.calibration.clock == "cpu" else None,
         )
         try:
             run = self.runner.run(job, limits)

@@ -28,9 +28,12 @@ from symshrink.oracle.lifeline import watched
 from symshrink.oracle.procs import kill_group, python_env, read_stat, signal_group
 from symshrink.oracle.profile import Clock, Profile
 
-Reason = Literal["exited", "threshold", "timeout"]
+Reason = Literal["exited", "threshold", "timeout", "stalled"]
 
 _POLL_S = 0.01
+STALL_SHARE = 0.05
+"""A compile keeps a core busy (a quarter of one on a machine loaded 4x); a deadlocked
+child's sampler uses ~0.3 % of one."""
 
 # Environment of every child: no on-disk compile caches (a candidate must not be fast
 # because an earlier one left its graph behind, and the sample scripts pin
@@ -103,13 +106,19 @@ class Limits:
 
     `kill_file`: a file the parent writes the kill point into, and may rewrite: its
     latest number replaces `kill_at` (a candidate started beside its control gets its
-    point once the control's time is known; 0 stops a run whose answer is not needed)."""
+    point once the control's time is known; 0 stops a run whose answer is not needed).
+    `stall_s`: stop a child that used less than STALL_SHARE of a core in a window of this
+    many seconds of wall (None: never). A deadlocked child never reaches a kill point on
+    the CPU clock, and would hold its call until the timeout; its sampler thread still
+    ticks, so "no CPU at all" would not catch it. Only the leader's CPU counts: a child
+    that waits that long on a process of its own counts as stalled."""
 
     timeout_s: float
     kill_at: float | None = None
     clock: Clock = "cpu"
     grace_s: float = 0.3
     kill_file: str | None = None
+    stall_s: float | None = None
 
 
 def read_kill_point(path: str) -> float | None:
@@ -190,6 +199,11 @@ class Run:
     @property
     def error(self) -> str | None:
         """Why the run failed, if it did (a run stopped at a limit has not failed)."""
+        if self.exit.reason == "stalled":
+            return (
+                f"stalled: it had stopped using the CPU ({self.exit.cpu_s:.2f}s CPU in "
+                f"{self.exit.wall_s:.0f}s wall; a deadlock?)"
+            )
         if self.exit.reason != "exited":
             return None
         if self.result is not None and self.result.get("error"):
@@ -248,6 +262,8 @@ def supervise(pid: int, limits: Limits, started: float) -> Exit:
         pidfd = os.pidfd_open(pid)
     reason: Reason | None = None
     kill_at, kill_file = limits.kill_at, limits.kill_file
+    cpu = 0.0
+    window = (0.0, 0.0)  # (wall, CPU) where the stall check's window began
     try:
         while True:
             done, status, usage = os.wait4(pid, os.WNOHANG)
@@ -258,13 +274,18 @@ def supervise(pid: int, limits: Limits, started: float) -> Exit:
             wall = time.monotonic() - started
             if kill_file is not None and (written := read_kill_point(kill_file)) is not None:
                 kill_at = written
+            if kill_at is not None or limits.stall_s is not None:
+                st = read_stat(pid)
+                cpu = st.cpu_s if st is not None else cpu
+            measure = wall if limits.clock == "wall" else cpu
             if wall >= limits.timeout_s:
                 reason = "timeout"
-            elif kill_at is not None:
-                st = read_stat(pid)
-                measure = wall if limits.clock == "wall" else (st.cpu_s if st else 0.0)
-                if measure >= kill_at:
-                    reason = "threshold"
+            elif kill_at is not None and measure >= kill_at:
+                reason = "threshold"
+            elif limits.stall_s is not None and wall - window[0] >= limits.stall_s:
+                if cpu - window[1] < STALL_SHARE * (wall - window[0]):
+                    reason = "stalled"
+                window = (wall, cpu)
             if reason is not None:
                 status, usage = _stop(pid, limits.grace_s)
                 break
