@@ -84,6 +84,9 @@ class Measured:
         }
 
 
+BENCH_PREFIX = "symshrink-bench-"
+
+
 class Bench:
     """Full runs of models and their twins, each judged by a ratio compile oracle of its own
     rule, all on one runner (a warm pool unless given), so torch is imported once; each
@@ -93,11 +96,11 @@ class Bench:
     def __init__(
         self, runner: Runner | None = None, twin_runs: int = TWIN_RUNS, scratch: Path | None = None
     ) -> None:
-        self.runner = runner if runner is not None else WarmPool(slots=1)
         self.twin_runs = twin_runs
         self.controls = ControlTimes()  # in memory: twins measured on this bench only
-        self._scratch = tempfile.TemporaryDirectory(prefix="symshrink-bench-", dir=scratch)
+        self._scratch = tempfile.TemporaryDirectory(prefix=BENCH_PREFIX, dir=scratch)
         self.scratch = Path(self._scratch.name).resolve()  # children run in folders of their own
+        self.runner = runner if runner is not None else WarmPool(slots=1, root=self.scratch)
 
     def measure(self, source: str, rule: Rule, timeout_s: float) -> Measured:
         """Measure `source`'s twin, run `source` to the end (or `timeout_s` of wall time),

@@ -25,6 +25,7 @@ from typing import Any
 
 from symshrink import installed_version
 from symshrink.baseline import BaselineKind
+from symshrink.bench import BENCH_PREFIX
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write, check_writable, held
 from symshrink.journal import Journal
@@ -38,8 +39,10 @@ from symshrink.oracle import (
 )
 from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.calibrate import DEFAULT_RATIO, CalibrationError
+from symshrink.oracle.compile_oracle import KILL_PREFIX
 from symshrink.oracle.custom import CommandRunner
-from symshrink.oracle.runner import Runner, child_env
+from symshrink.oracle.pool import POOL_PREFIX
+from symshrink.oracle.runner import JOB_PREFIX, Runner, child_env
 from symshrink.progress import Best, Progress
 from symshrink.records import (
     CALIBRATION,
@@ -137,10 +140,16 @@ def work_directory(out: Path, work_dir: Path | None) -> Path:
     return path
 
 
+# The folders made in a work directory while a command runs there, and removed when it
+# ends: a killed run leaves them behind (the candidates', the kill files', the warm pool's,
+# and those of `symshrink report`'s measurements).
+SCRATCH_PREFIXES = (JOB_PREFIX, KILL_PREFIX, POOL_PREFIX, BENCH_PREFIX)
+
+
 def prepare_work(work: Path, resume: bool) -> None:
-    """With the work directory locked: the candidates' folders a killed run left go, the
+    """With the work directory locked: the scratch folders a killed run left go, the
     journal and calibration must be files, and a fresh run starts without them."""
-    for folder in work.glob("cand-*"):
+    for folder in (f for prefix in SCRATCH_PREFIXES for f in work.glob(f"{prefix}*")):
         shutil.rmtree(folder, ignore_errors=True)
     for name in (JOURNAL, CONTROLS, CALIBRATION, JUDGED_BY):
         path = work / name

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from symshrink.minimize import SCRATCH_PREFIXES, prepare_work
 from symshrink.repro.parse import parse_file
 
 pytestmark = pytest.mark.torch  # fixtures are written by torch
@@ -113,3 +114,13 @@ def test_sigkill_then_resume_repeats_no_call(fixtures: dict, tmp_path: Path) -> 
         hashlib.sha256(repro.read_bytes()).digest()
         == hashlib.sha256(fixtures["floordiv_sum_n16"].path.read_bytes()).digest()
     )
+
+
+def test_a_run_removes_the_scratch_folders_a_killed_run_left(tmp_path: Path) -> None:
+    """The candidates', the kill files' and the warm pool's folders: a SIGKILLed run
+    cannot remove them itself; the next run in the same work directory does."""
+    for prefix in SCRATCH_PREFIXES:
+        (tmp_path / f"{prefix}left").mkdir()
+    (tmp_path / "kept").mkdir()
+    prepare_work(tmp_path, resume=True)
+    assert [p.name for p in tmp_path.iterdir()] == ["kept"]

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from symshrink.oracle.pool import POOL_PREFIX
 from symshrink.repro.parse import parse_file
 from symshrink.repro.render import render
 from tests.planted import TEST_SCRIPT, planted_model
@@ -150,8 +151,9 @@ import sys
 from pathlib import Path
 from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.runner import ColdRunner, Job, Limits, Workload
-runner = ColdRunner() if sys.argv[1] == "cold" else WarmPool(slots=1, preload=())
-job = Job.create(Path(sys.argv[2]), sys.argv[3], Workload(entry="script"))
+root = Path(sys.argv[2])
+runner = ColdRunner() if sys.argv[1] == "cold" else WarmPool(slots=1, preload=(), root=root)
+job = Job.create(root, sys.argv[3], Workload(entry="script"))
 runner.run(job, Limits(timeout_s=600))
 """
 
@@ -261,3 +263,5 @@ def test_sigkill_leaves_no_warm_worker_or_candidate(
     proc.kill()
     proc.wait()
     assert_all_gone(below)
+    # What it could not remove is in its work directory, which the next run cleans.
+    assert list((tmp_path / "o.py.work").glob(f"{POOL_PREFIX}*"))

@@ -32,7 +32,7 @@ from symshrink.oracle import (
     Workload,
     calibrate,
 )
-from symshrink.oracle.pool import WarmPool
+from symshrink.oracle.pool import POOL_PREFIX, WarmPool
 from symshrink.oracle.profile import Profile
 from symshrink.oracle.runner import RETRACE_PHASES, ColdRunner, Exit, Job, Limits, Run, Runner
 from symshrink.oracle.signature import Signature, compare, major_phases, phase_like
@@ -626,3 +626,16 @@ def test_the_oracle_judges_a_stalled_candidate_an_error(tmp_path: Path) -> None:
     oracle = oracle_with(ColdRunner(), 30.0, tmp_path, stall_s=1.0)
     v = oracle("import time\nwhile True:\n    time.sleep(1)\n")
     assert v.status == "error" and v.detail.startswith("stalled"), v
+
+
+def test_the_warm_pools_folder_is_made_in_the_oracles_scratch(tmp_path: Path) -> None:
+    """So that a killed run leaves it in its work directory, which the next run cleans
+    (`minimize.prepare_work`), and not in the system's temp dir; closed, it is gone."""
+    saved = tmp_path / "calibration.json"
+    Calibration("cpu", (5.0,), 2.0).save(saved)
+    oracle = CompileOracle.create("unused", preload=(), calibration_path=saved, scratch=tmp_path)
+    try:
+        assert len(list(tmp_path.glob(f"{POOL_PREFIX}*"))) == 1
+    finally:
+        oracle.close()
+    assert list(tmp_path.glob(f"{POOL_PREFIX}*")) == []

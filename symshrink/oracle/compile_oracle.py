@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 
 
 MIN_MARGIN = 0.1
+KILL_PREFIX = "kill-"  # the folder of a first run's kill files, in the scratch directory
 REFERENCE_FACTOR = 8.0
 """How much longer than its kill point an original stopped there is sampled, once, for
 the slippage guard's reference (capped by the timeout)."""
@@ -184,7 +185,11 @@ class CompileOracle(BaseOracle):
         beside = runner is None and jobs == 1 and threshold_s is None
         if runner is None:
             slots = jobs + 1 if beside else jobs
-            runner = WarmPool(slots=slots, preload=preload) if warm else ColdRunner(slots=slots)
+            runner = (
+                WarmPool(slots=slots, preload=preload, root=scratch)
+                if warm
+                else ColdRunner(slots=slots)
+            )
         placeholder = Calibration(clock, (), threshold_s or 0.0)
         controls = ControlTimes(controls_path)
         oracle = cls(
@@ -437,7 +442,7 @@ class CompileOracle(BaseOracle):
         and a close call costs one run's time instead of two."""
         if not self.beside or self.calibration.ratio is None:
             return self.limit(source), []
-        files = Path(tempfile.mkdtemp(prefix="kill-", dir=self.scratch))
+        files = Path(tempfile.mkdtemp(prefix=KILL_PREFIX, dir=self.scratch))
         first_at, second_at = files / "first", files / "second"
         try:
             with ThreadPoolExecutor(max_workers=2, thread_name_prefix="beside") as ex:

@@ -5,12 +5,14 @@ busy worker, against a 0.05 s fork from the local warm pool). The plugin starts 
 `WarmPool` of the worker's thread count when the worker starts (a worker restarted by its
 nanny gets a new one) and closes it with the worker; `dask_runner.WorkerPool` hands it the
 tasks. A worker that is SIGKILLed closes nothing: its warm workers see their stdin close
-and exit, killing their candidates.
+and exit, killing their candidates. The pool's folder is made in the worker's own
+directory, which Dask removes with the worker, closed or not.
 """
 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 from distributed import WorkerPlugin
@@ -28,7 +30,8 @@ class WarmPoolPlugin(WorkerPlugin):
         self.pool: WarmPool | None = None
 
     def setup(self, worker: Any) -> None:
-        self.pool = WarmPool(slots=worker.state.nthreads, preload=self.preload)
+        root = Path(worker.local_directory)
+        self.pool = WarmPool(slots=worker.state.nthreads, preload=self.preload, root=root)
         log.info("worker %s: a warm pool of %d", worker.address, self.pool.slots)
 
     def teardown(self, worker: Any) -> None:

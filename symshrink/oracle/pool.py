@@ -134,15 +134,22 @@ class _Worker:
         self._log.close()
 
 
-def _close_all(workers: list[_Worker], own_dir: Path | None) -> None:
+def _close_all(workers: list[_Worker], folder: Path) -> None:
     for w in workers:
         w.close()
-    if own_dir is not None:
-        shutil.rmtree(own_dir, ignore_errors=True)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+POOL_PREFIX = "symshrink-pool-"
 
 
 class WarmPool:
-    """`slots` warm workers; `run` hands a job to an idle one and blocks until it is done."""
+    """`slots` warm workers; `run` hands a job to an idle one and blocks until it is done.
+
+    Its folder (`POOL_PREFIX`..., the workers' log and the Inductor cache of their start)
+    is made in `root` (None: the system's temp dir) and removed when the pool closes; a
+    process killed before that leaves it there, for whoever owns `root` to remove.
+    """
 
     def __init__(
         self,
@@ -150,11 +157,11 @@ class WarmPool:
         slots: int = 1,
         preload: tuple[str, ...] | None = None,
         env: dict[str, str] | None = None,
-        log_dir: Path | None = None,
+        root: Path | None = None,
     ) -> None:
         self.slots = slots
         self.preload = default_preload() if preload is None else preload
-        self._log_dir = log_dir or Path(tempfile.mkdtemp(prefix="symshrink-pool-"))
+        self._log_dir = Path(tempfile.mkdtemp(prefix=POOL_PREFIX, dir=root))
         # The warm-up's own Inductor cache; each child gets a fresh one of its own.
         self._env = child_env(
             {"TORCHINDUCTOR_CACHE_DIR": str(self._log_dir / "inductor"), **(env or {})}
@@ -165,8 +172,7 @@ class WarmPool:
         self._idle: queue.Queue[_Worker] = queue.Queue()
         for w in self._all:
             self._idle.put(w)
-        own_dir = None if log_dir else self._log_dir  # ours to remove (the warm-up cache too)
-        self._finalizer = weakref.finalize(self, _close_all, self._all, own_dir)
+        self._finalizer = weakref.finalize(self, _close_all, self._all, self._log_dir)
 
     def _spawn(self) -> _Worker:
         return _Worker(self.preload, self._env, self._log_dir / "workers.log")

@@ -129,9 +129,12 @@ def read_kill_point(path: str) -> float | None:
         return None
 
 
+JOB_PREFIX = "cand-"
+
+
 @dataclass(frozen=True)
 class Job:
-    """A candidate laid out in its own scratch directory."""
+    """A candidate laid out in its own scratch directory (`JOB_PREFIX`...)."""
 
     dir: Path
     script: Path
@@ -143,7 +146,7 @@ class Job:
 
     @classmethod
     def create(cls, root: Path, source: str, workload: Workload, name: str = "candidate.py") -> Job:
-        d = Path(tempfile.mkdtemp(prefix="cand-", dir=root))
+        d = Path(tempfile.mkdtemp(prefix=JOB_PREFIX, dir=root))
         job = cls(
             dir=d,
             script=d / name,
