@@ -61,6 +61,7 @@ from symshrink.repro.model import Repro
 from symshrink.repro.parse import parse_file
 from symshrink.repro.render import canonical_key, render
 from symshrink.standalone import render_output
+from symshrink.verdict import Verdict
 
 log = logging.getLogger(__name__)
 
@@ -372,15 +373,37 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
             else max(0.0, opts.max_time - (time.monotonic() - started)),
         )
         reducer.on_call = partial(_show, progress)
-        try:
-            final = reducer.run(original)
-        except Interrupted as e:  # the best result so far is on disk; verify and report it
-            interrupted = e
-            lifeline.resume()
-            final = reducer.best
-            reducer.stats.stopped_by = "interrupted"
+
+        def reduce(start: Repro) -> Repro:
+            nonlocal interrupted
+            try:
+                return reducer.run(start)
+            except Interrupted as e:  # the best result so far is on disk; verify, report it
+                interrupted = e
+                lifeline.resume()
+                reducer.stats.stopped_by = "interrupted"
+                return reducer.best
+
+        final = reduce(original)
         progress.phase("re-verifying the result")
-        final, check, walked_back = _verified(oracle, history, opts.calibration_runs)
+        final, check, failed = _verified(oracle, history, opts.calibration_runs)
+        walked_back = len(failed)
+        for _ in range(REDUCE_AGAIN):
+            settled = not failed or check is None or not check.passed
+            if settled or interrupted is not None or not reducer.stats.fixpoint:
+                break
+            # What was not slow again is known now: the reduction goes on from the model
+            # that was, so that its result is a fixpoint again, not a step of the way.
+            for model, fresh in failed:
+                journal.put(canonical_key(model), _not_slow_again(fresh))
+            del history[len(history) - len(failed) :]
+            if opts.max_time is not None:
+                reducer.max_time = max(0.0, opts.max_time - (time.monotonic() - started))
+            progress.phase("reducing on from the re-verified result")
+            final = reduce(final)
+            progress.phase("re-verifying the result")
+            final, check, failed = _verified(oracle, history, opts.calibration_runs)
+            walked_back += len(failed)
         atomic_write(out, render_output(final))
         record = _record(opts, oracle, original, final, reducer.stats, time.monotonic() - started)
         # every run on this work dir, not the original
@@ -392,6 +415,7 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
                 reverified=check.passed,
                 walked_back=walked_back,
                 reverify_verdicts=check.verdicts,
+                fixpoint=record.fixpoint and not failed,  # a step back is no fixpoint
             )
     except NotInteresting as e:
         return Outcome(1, str(e), original)
@@ -422,6 +446,11 @@ def end_line(out: Path, record: RunRecord) -> str:
         line += f"; original {_timed(initial)} -> result {_timed(final)}"
     if record.fixpoint:
         line += f", 1-minimal at {_rule(record)}"
+    elif record.stopped_by is None:
+        line += (
+            f"; not 1-minimal: re-verification walked back {record.walked_back} step(s), "
+            f"and {REDUCE_AGAIN} more reductions from there did not settle"
+        )
     else:
         line += (
             f"; stopped by {record.stopped_by_option} after {record.oracle_calls} "
@@ -511,27 +540,43 @@ def _checked(side: Side, check: Reverification) -> Side:
     return side
 
 
+REDUCE_AGAIN = 2
+"""How many times a reduction whose result was walked back goes on from the model that
+re-verified (a noisy machine can make a run at the edge look slow more than once)."""
+
+
 def _verified(
     oracle: BaseOracle, history: list[Repro], k: int
-) -> tuple[Repro, Reverification | None, int]:
+) -> tuple[Repro, Reverification | None, list[tuple[Repro, Reverification]]]:
     """The smallest accepted model still slow on k fresh runs at the threshold.
 
     Reduction drives candidates to the edge of the threshold, so the last accepted one
     may have been a lucky kill; then the previous (larger, slower) one is checked, and so
-    on. Returns the model, its re-verification and how many steps back it is. A custom
-    `--test` oracle is deterministic by contract: no re-verification.
+    on. Returns the model, its re-verification and the smaller models that failed theirs,
+    smallest first. A custom `--test` oracle is deterministic by contract: no
+    re-verification.
     """
-    for back, model in enumerate(reversed(history)):
+    failed: list[tuple[Repro, Reverification]] = []
+    for model in reversed(history):
         check = oracle.reverify(render(model), k=k)
         if check is None:
-            return history[-1], None, 0
-        if check.passed or back == len(history) - 1:
-            if back:
+            return history[-1], None, []
+        if check.passed or len(failed) == len(history) - 1:
+            if failed:
                 log.warning(
-                    "the %d smallest result(s) were not slow again; kept a larger one", back
+                    "the %d smallest result(s) were not slow again; kept a larger one",
+                    len(failed),
                 )
-            return model, check, back
+            return model, check, failed
+        failed.append((model, check))
     raise AssertionError("unreachable: history holds at least the original")
+
+
+def _not_slow_again(check: Reverification) -> Verdict:
+    """A failed re-verification as the journal's verdict on its model: one of its runs
+    that was not slow."""
+    fresh = next(v for v in check.verdicts if not v.interesting)
+    return replace(fresh, detail=f"not slow again on re-verification: {fresh.detail}")
 
 
 def _show(progress: Progress, stats: Stats, best: Repro) -> None:

@@ -87,6 +87,7 @@ class Reducer:
         start = time.monotonic()
         self._deadline = start + self.max_time if self.max_time is not None else None
         self.best = current = repro
+        self.stats.fixpoint = False  # a run again (from a re-verified model) proves it anew
         try:
             current = self._fixpoint(current)
             self.stats.fixpoint = True

@@ -410,3 +410,52 @@ def test_the_original_is_judged_on_what_its_longer_run_did_up_to_the_kill_point(
     assert oracle.calibration.signature().names[0] == "gcd"  # the reference's hot spot
     first = oracle(repro.read_text())
     assert first.status == "slow" and len(runner.runs) == 3
+
+
+class LuckyRunner(WidthRunner):
+    """The first run of a model with `width` free symbols is stopped at its kill point
+    whatever it costs: a lucky kill, as a noisy machine makes at the edge. Its later runs
+    cost what they do. `times` bounds how many models get one (None: every new one)."""
+
+    def __init__(self, width: int, times: int | None = None) -> None:
+        super().__init__(endless=16)
+        self.width, self.times, self.lucky = width, times, 0
+        self.seen: set[str] = set()
+
+    def run(self, job: Job, limits: Limits) -> Run:
+        source = job.script.read_text()
+        new, self.seen = source not in self.seen, self.seen | {source}
+        lucky = self.times is None or self.lucky < self.times
+        width = len(parse_file(job.script).hints)
+        if new and lucky and limits.kill_at is not None and width == self.width:
+            self.lucky += 1
+            self.runs.append((width, "preserved", limits))
+            killed = Exit("threshold", limits.kill_at, limits.kill_at, -15, True)
+            return Run(killed, None, None, "")
+        return super().run(job, limits)
+
+
+def test_a_walked_back_reduction_goes_on_from_the_model_that_re_verified(
+    repro: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One lucky kill accepts a 3-symbol model that is not slow (1 + 0.2 w² < 4 below
+    w = 4); re-verification walks back, and the reduction goes on from there to the
+    1-minimal result a run without the lucky kill finds."""
+    runner = LuckyRunner(width=3, times=1)
+    report = _minimize(repro, tmp_path / "min.py", runner, monkeypatch)
+    assert runner.lucky == 1
+    assert report.walked_back is not None and report.walked_back >= 1
+    assert report.final.free_symbols == 4 and report.fixpoint and report.reverified
+    assert "1-minimal at 4x" in minimize_mod.end_line(tmp_path / "min.py", report)
+
+
+def test_a_reduction_that_keeps_walking_back_is_not_called_minimal(
+    repro: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runner = LuckyRunner(width=3)  # every new 3-symbol model: a lucky kill
+    report = _minimize(repro, tmp_path / "min.py", runner, monkeypatch)
+    assert runner.lucky >= 1 + minimize_mod.REDUCE_AGAIN
+    assert report.reverified and not report.fixpoint and report.stopped_by is None
+    assert report.final.free_symbols >= 4
+    line = minimize_mod.end_line(tmp_path / "min.py", report)
+    assert ", 1-minimal at" not in line and "not 1-minimal: re-verification walked back" in line

@@ -71,10 +71,10 @@ class Judging:
     `confirm`: a slow verdict must be confirmed by this many more runs, all slow (0: the
     band decides; benchmarks/noise.py compares the two).
     `control_runs`: runs of each new control (their median counts).
-    `stall_s`: on the CPU clock, a run whose CPU time has not moved for this many seconds
-    of wall is stopped and counts as an error (a deadlocked child would otherwise hold its
-    call until `timeout_s`, 600 s in the README's command). A compile's own thread never
-    waits that long: this oracle's children compile no C++ (`RETRACE_OPTIONS`).
+    `stall_s`: on the CPU clock, a run that used under `runner.STALL_SHARE` of a core in
+    this many seconds of wall is stopped and counts as an error (a deadlocked child would
+    otherwise hold its call until `timeout_s`, 600 s in the README's command). A compile
+    never waits that long: this oracle's children compile no C++ (`RETRACE_OPTIONS`).
     """
 
     band: float = 0.1
