@@ -367,15 +367,13 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
             journal=journal,
             on_improve=improved,
             max_calls=opts.max_calls,
-            # --max-time counts from the start: calibration and the first check included
-            max_time=None
-            if opts.max_time is None
-            else max(0.0, opts.max_time - (time.monotonic() - started)),
         )
         reducer.on_call = partial(_show, progress)
 
         def reduce(start: Repro) -> Repro:
             nonlocal interrupted
+            if opts.max_time is not None:  # counted from the start: calibration included
+                reducer.max_time = max(0.0, opts.max_time - (time.monotonic() - started))
             try:
                 return reducer.run(start)
             except Interrupted as e:  # the best result so far is on disk; verify, report it
@@ -384,26 +382,24 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
                 reducer.stats.stopped_by = "interrupted"
                 return reducer.best
 
-        final = reduce(original)
-        progress.phase("re-verifying the result")
-        final, check, failed = _verified(oracle, history, opts.calibration_runs)
-        walked_back = len(failed)
-        for _ in range(REDUCE_AGAIN):
-            settled = not failed or check is None or not check.passed
-            if settled or interrupted is not None or not reducer.stats.fixpoint:
-                break
-            # What was not slow again is known now: the reduction goes on from the model
-            # that was, so that its result is a fixpoint again, not a step of the way.
-            for model, fresh in failed:
-                journal.put(canonical_key(model), _not_slow_again(fresh))
-            del history[len(history) - len(failed) :]
-            if opts.max_time is not None:
-                reducer.max_time = max(0.0, opts.max_time - (time.monotonic() - started))
-            progress.phase("reducing on from the re-verified result")
+        final, walked_back = original, 0
+        failed: list[tuple[Repro, Reverification]] = []
+        for again in range(1 + REDUCE_AGAIN):
+            if again:
+                # What was not slow again is known now: the reduction goes on from the
+                # model that was, so that its result is a fixpoint again, not a step of
+                # the way.
+                for model, fresh in failed:
+                    journal.put(canonical_key(model), _not_slow_again(fresh))
+                del history[len(history) - len(failed) :]
+                progress.phase("reducing on from the re-verified result")
             final = reduce(final)
             progress.phase("re-verifying the result")
             final, check, failed = _verified(oracle, history, opts.calibration_runs)
             walked_back += len(failed)
+            settled = not failed or check is None or not check.passed
+            if settled or interrupted is not None or not reducer.stats.fixpoint:
+                break
         atomic_write(out, render_output(final))
         record = _record(opts, oracle, original, final, reducer.stats, time.monotonic() - started)
         # every run on this work dir, not the original

@@ -424,7 +424,8 @@ class LuckyRunner(WidthRunner):
 
     def run(self, job: Job, limits: Limits) -> Run:
         source = job.script.read_text()
-        new, self.seen = source not in self.seen, self.seen | {source}
+        new = source not in self.seen
+        self.seen.add(source)
         lucky = self.times is None or self.lucky < self.times
         width = len(parse_file(job.script).hints)
         if new and lucky and limits.kill_at is not None and width == self.width:
