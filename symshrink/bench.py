@@ -124,7 +124,7 @@ class Bench:
             return Measured(run=None, verdict="error", detail=limit)
         run = oracle.run(source, kill_at=None, timeout_s=timeout_s)
         # Hot spots as minimize saw them: its runs stopped at R x the twin.
-        verdict = oracle.verdict([run.seen_at(limit.seconds)], limit.seconds, limit.baseline_s)
+        verdict = oracle.verdict([run.seen_at(limit.seconds)], limit.seconds, limit.twin)
         return Measured(
             run=run,
             verdict=_VERDICT_OF_STATUS[verdict.status],

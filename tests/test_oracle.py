@@ -445,6 +445,12 @@ def test_signature_compare() -> None:
     assert not compare(orig, {"factor": 95, "gcd": 5}, "sched")[0]
     assert not compare(orig, {"gcd": 100}, "trace")[0]
     assert not compare(orig, {}, "sched")[0]
+    # Beside its twin's seconds, a candidate is judged on what it spends beyond them.
+    edge = {"gcd": 1.6, "other": 1.4, "lower": 1.0}  # 4 s: stopped at 4x a 1 s twin
+    assert not compare(orig, edge, "sched")[0]  # 40 % of all of it < 0.5 * 95 %
+    ok, why = compare(orig, edge, "sched", twin={"lower": 0.9, "gcd": 0.1})
+    assert ok and "50% of its time beyond its twin's" in why  # (1.6 - 0.1) / (4 - 1)
+    assert not compare(orig, {"factor": 3.0, "lower": 1.0}, "sched", twin={"lower": 1.0})[0]
     # A finished candidate is judged in the original's major phase if that is one of its own.
     assert phase_like({"trace": 5.0, "codegen": 4.8}, ("codegen",)) == "codegen"
     assert phase_like({"trace": 9.0, "codegen": 1.0}, ("codegen",)) == "trace"
@@ -462,6 +468,8 @@ def test_profile_timeline() -> None:
     assert prof.counts(until=0.3) == {"setup": 1, "gcd": 1}
     assert prof.counts(until=0.3, clock="wall") == {"setup": 1}
     assert Profile.from_dict(prof.to_dict()) == prof
+    # CPU seconds: each sample stands for the time since the one before (none for the first)
+    assert prof.seconds() == pytest.approx({"setup": 0.0, "gcd": 0.2})
 
 
 # ------------------------------------------------------------ calibration and the guard

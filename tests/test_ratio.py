@@ -460,3 +460,45 @@ def test_a_reduction_that_keeps_walking_back_is_not_called_minimal(
     assert report.final.free_symbols >= 4
     line = minimize_mod.end_line(tmp_path / "min.py", report)
     assert ", 1-minimal at" not in line and "not 1-minimal: re-verification walked back" in line
+
+
+class SpotRunner(WidthRunner):
+    """A WidthRunner whose runs leave samples, one per 0.1 s of CPU: a twin spends its
+    time in `lower`; a candidate in `lower` for the twin's BASE_S, then, of the time its
+    symbols add, the share `gcd_share[width]` (default 0.9) in `gcd`, the rest in `other`."""
+
+    def __init__(self, gcd_share: dict[int, float]) -> None:
+        super().__init__()
+        self.gcd_share = gcd_share
+
+    def run(self, job: Job, limits: Limits) -> Run:
+        run = super().run(job, limits)
+        width = self.runs[-1][0]
+        share = self.gcd_share.get(width, 0.9)
+        lines = ["n 0 lower", "n 1 gcd", "n 2 other"]
+        for tenth in range(1, round(run.exit.cpu_s * 10) + 1):
+            added = tenth - 10 * BASE_S  # tenths beyond the twin's work
+            spot = 0 if width == 0 or added <= 0 else 1 if (added % 20) < 20 * share else 2
+            lines.append(f"s {tenth / 10} {tenth / 10} {spot}")
+        return replace(run, profile=Profile.parse("\n".join(lines)))
+
+
+def test_the_guard_judges_a_candidate_on_what_it_spends_beyond_its_twin(
+    repro: Path, tmp_path: Path
+) -> None:
+    """Stopped at 4.4x its twin (the band), a candidate spends ~1/4 of its time on the
+    twin's own work. Half of the rest in the original's hot spot is the same reason (40 %
+    of all its time, under the 44 % needed of all of it); 15 % is another."""
+    runner = SpotRunner({12: 0.45, 11: 0.15})
+    judging = replace(JUDGING, signature=True, top=1)
+    oracle = CompileOracle.create(
+        repro.read_text(), runner=runner, judging=judging, ratio=4.0, scratch=tmp_path
+    )
+    assert oracle.calibration.signature(top=1).names == ("gcd",)  # 0.87 of the reference run
+    twin = oracle.controls.get(control(repro.read_text(), "static").key)
+    assert twin is not None and set(twin.spots) == {"lower"}
+    same = oracle(_pinned(repro, 4))  # 12 symbols: 29.8 s, stopped at 4.4 s
+    assert same.status == "slow", same.detail
+    other = oracle(_pinned(repro, 5))  # 11 symbols: 25.2 s, stopped at 4.4 s
+    assert other.status == "slipped"
+    assert "15% of its time beyond its twin's there" in other.detail

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from symshrink.errors import ReproError
+from symshrink.oracle.controls import ControlTime, ControlTimes
 from symshrink.records import Case, RunRecord, WidthPoint, WidthSweep
 
 HERE = Path(__file__).resolve().parent
@@ -132,3 +133,13 @@ def test_save_then_load_is_the_same_record(tmp_path: Path) -> None:
     record.save(tmp_path / "r.json")
     assert RunRecord.load(tmp_path / "r.json") == record
     assert not list(tmp_path.glob(".*.tmp"))  # written atomically
+
+
+def test_a_twins_time_keeps_its_spots_and_an_older_one_loads_without(tmp_path: Path) -> None:
+    ControlTimes(tmp_path / "controls.jsonl").put(
+        "static:a", ControlTime((0.5, 0.52), spots={"stride_at": 0.12})
+    )
+    again = ControlTimes(tmp_path / "controls.jsonl")
+    assert again.get("static:a") == ControlTime((0.5, 0.52), spots={"stride_at": 0.12})
+    # a record written before twins kept their spots
+    assert ControlTime.from_dict({"measures": [0.4], "error": None}) == ControlTime((0.4,))

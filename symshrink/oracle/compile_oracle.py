@@ -105,12 +105,17 @@ class Reverification:
 
 @dataclass(frozen=True)
 class Limit:
-    """Where one candidate is stopped: `seconds` (before the margin), from `baseline_s`;
-    `fresh`: its control was measured right before, no other run since (or it has none)."""
+    """Where one candidate is stopped: `seconds` (before the margin), from its `twin`
+    (ratio mode); `fresh`: its control was measured right before, no other run since (or
+    it has none)."""
 
     seconds: float
-    baseline_s: float | None = None
+    twin: ControlTime | None = None
     fresh: bool = True
+
+    @property
+    def baseline_s(self) -> float | None:
+        return None if self.twin is None else self.twin.seconds
 
 
 class CompileOracle(BaseOracle):
@@ -231,8 +236,10 @@ class CompileOracle(BaseOracle):
         guard's reference."""
         clock = self.calibration.clock
         baseline_measures: tuple[float, ...] = ()
+        twin: ControlTime | None = None
         if threshold_s is None:
             measured, _ = self._measure_control(source, baseline, runs=k, fresh=True)
+            twin = measured
             if measured.error is not None:
                 raise CalibrationError(f"its {baseline} control fails: {measured.error}")
             baseline_measures = measured.measures
@@ -278,7 +285,7 @@ class CompileOracle(BaseOracle):
         # the original's runs are judged runs: its first verdict is known now
         self.calibration = calibration
         seen = [r.seen_at(kill_at, clock) for r in done]  # the longer one, as if stopped
-        self._original = (source, self.verdict(seen, kill_at, calibration.baseline_s))
+        self._original = (source, self.verdict(seen, kill_at, twin))
         return calibration
 
     @property
@@ -367,7 +374,12 @@ class CompileOracle(BaseOracle):
                 why = failed.error or f"still running after {failed.exit.wall_s:.0f}s wall"
                 measured = ControlTime((), why)
             else:
-                measured = ControlTime(tuple(r.measure(self.calibration.clock) for r in done))
+                clock = self.calibration.clock
+                spots = _median_run(done, clock).seconds()
+                measured = ControlTime(
+                    tuple(r.measure(clock) for r in done),
+                    spots={spot: round(s, 3) for spot, s in spots.items()},
+                )
             if not lifeline.stopping():  # an interrupt killed these runs: they measured nothing
                 self.controls.put(ctrl.key, measured)
                 self._measured_at[ctrl.key] = self._runs_started
@@ -400,7 +412,7 @@ class CompileOracle(BaseOracle):
             return f"the candidate does not parse: {e}"
         if measured.error is not None:
             return f"its {cal.baseline} control fails: {measured.error}"
-        return Limit(cal.ratio * measured.seconds, measured.seconds, recent)
+        return Limit(cal.ratio * measured.seconds, measured, recent)
 
     # -- verdicts ----------------------------------------------------------------------
 
@@ -427,9 +439,9 @@ class CompileOracle(BaseOracle):
             for _ in range(self.judging.confirm):
                 run = self.run(source, kill_at=threshold)
                 if not self._slow(run, threshold):  # not confirmed: the fast run says
-                    return self.verdict([run], threshold, limit.baseline_s)
+                    return self.verdict([run], threshold, limit.twin)
                 runs.append(run)
-        return self.verdict(runs, threshold, limit.baseline_s)
+        return self.verdict(runs, threshold, limit.twin)
 
     def _opening(self, source: str) -> tuple[Limit | str, list[Run]]:
         """`source`'s limit and, with a spare slot, its first runs.
@@ -525,7 +537,7 @@ class CompileOracle(BaseOracle):
         if isinstance(limit, str):
             return Reverification((self._unjudged(limit),) * k)
         runs = self._runs(source, [limit.seconds] * k)
-        verdicts = tuple(self.verdict([run], limit.seconds, limit.baseline_s) for run in runs)
+        verdicts = tuple(self.verdict([run], limit.seconds, limit.twin) for run in runs)
         return Reverification(verdicts, limit.baseline_s)
 
     def _near(self, run: Run, threshold: float) -> bool:
@@ -549,10 +561,12 @@ class CompileOracle(BaseOracle):
         return run.error is not None or hung
 
     def verdict(
-        self, runs: Sequence[Run], threshold: float, baseline_s: float | None = None
+        self, runs: Sequence[Run], threshold: float, twin: ControlTime | None = None
     ) -> Verdict:
-        """Majority decision over the runs of one candidate, then the slippage guard."""
+        """Majority decision over the runs of one candidate, then the slippage guard (on
+        what the candidate spends beyond its `twin`, in ratio mode)."""
         clock = self.calibration.clock
+        baseline_s = None if twin is None else twin.seconds
         failed = [r for r in runs if self._failed(r, threshold)]
         ok = [r for r in runs if not self._failed(r, threshold)]
         if len(failed) > len(ok):
@@ -569,7 +583,10 @@ class CompileOracle(BaseOracle):
         rep = _median_run(slow, clock)
         how = "stopped" if rep.exit.reason != "exited" else "finished"
         detail = f"{how} at {self._seconds(rep, baseline_s)} >= {threshold:.2f}s{votes}"
-        counts = merge_counts(r.spots() for r in slow)
+        # CPU seconds per spot, of one run: comparable with the twin's
+        counts = {
+            spot: s / len(slow) for spot, s in merge_counts(r.seconds() for r in slow).items()
+        }
         phase = Counter(r.slow_phase for r in slow).most_common(1)[0][0]
         original = self.reference or self.calibration.like(rep, self.judging.top)
         if self.judging.signature and original is not None:
@@ -579,7 +596,13 @@ class CompileOracle(BaseOracle):
             finished = all(r.exit.reason == "exited" for r in slow)
             times = merge_counts(r.phase_times for r in slow)
             judged = phase_like(times, original.phases) if finished else None
-            same, why = compare(original, counts, judged, min_ratio=self.judging.min_ratio)
+            same, why = compare(
+                original,
+                counts,
+                judged,
+                min_ratio=self.judging.min_ratio,
+                twin=None if twin is None else twin.spots,
+            )
             if not same:
                 return self._make("slipped", rep, f"{detail}; {why}", baseline_s, counts, phase)
         return self._make("slow", rep, detail, baseline_s, counts, phase)

@@ -1,8 +1,9 @@
 """Parent side of the sampler: a child's sample timeline, read back from its file.
 
 Keeping the timeline (not just totals) lets the oracle compare like with like: a candidate
-killed at T seconds is compared with what the original was doing in its own first T seconds,
-not with the whole run, whose tail (the pathology) a truncated profile under-represents.
+is compared with what the original did in the phases the candidate's own samples are in,
+and a run sampled longer is judged as if stopped at its limit (`cut`). Each sample's CPU
+time (`seconds`) lets a candidate be set against its twin, measured on the other core.
 """
 
 from __future__ import annotations
@@ -76,6 +77,19 @@ class Profile:
                 and (not known or self.phases[i] in phases)  # type: ignore[operator]
             )
         )
+
+    def seconds(self) -> dict[str, float]:
+        """CPU seconds per spot: each sample stands for the CPU time since the one before
+        it. Sample counts are per tick of wall time, so two runs made under different loads
+        (a candidate and its twin on two cores) can only be set against each other in
+        seconds. The first sample stands for nothing: what came before it is start-up."""
+        seconds: Counter[str] = Counter()
+        before = self.samples[0][0] if self.samples else 0.0
+        for cpu, _, spot in self.samples:
+            if spot is not None:
+                seconds[spot] += max(0.0, cpu - before)
+            before = cpu
+        return dict(seconds)
 
     def visited(self) -> set[str]:
         """The phases this run has samples in."""

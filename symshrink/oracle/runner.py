@@ -230,6 +230,10 @@ class Run:
         """Samples per spot (those before `until` seconds on `clock`)."""
         return self.profile.counts(until, clock) if self.profile else {}
 
+    def seconds(self) -> dict[str, float]:
+        """CPU seconds per spot (`Profile.seconds`)."""
+        return self.profile.seconds() if self.profile else {}
+
     @property
     def phase_times(self) -> dict[str, float]:
         """Seconds per phase, as the child reported them."""

@@ -7,14 +7,16 @@ it is slow in one of the original's major phases (those with at least `MAJOR_PHA
 time: sym_outer_n8 spends 45% in scheduling and 42% in codegen, and either may be the
 longest in a given run) and at least `min_ratio` of the original's share of samples in its
 hot spots lands in those same spots (a share, not a set overlap, so that a noisy
-fifth-hottest spot cannot decide). The original's spots are taken from its first T seconds
-when the candidate was stopped at T (see `profile.py`).
+fifth-hottest spot cannot decide). The original's spots are taken in the phases the
+candidate's run went through (see `profile.py`). In ratio mode the candidate's share is
+taken of what it spends beyond its static twin, so the twin's own work, ~1/R of a
+candidate at the edge, does not count against it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,12 +84,21 @@ def merge_counts(runs: Iterable[dict[str, float]]) -> dict[str, float]:
 
 
 def compare(
-    original: Signature, counts: dict[str, float], phase: str | None, *, min_ratio: float = 0.5
+    original: Signature,
+    counts: Mapping[str, float],
+    phase: str | None,
+    *,
+    min_ratio: float = 0.5,
+    twin: Mapping[str, float] | None = None,
 ) -> tuple[bool, str]:
     """Whether a candidate with spot `counts`, slow in `phase`, is slow for the same reason.
 
-    Returns the answer and a one-line reason. A candidate with no watched samples at all
-    does not match: whatever makes it slow is outside sympy and ShapeEnv.
+    With `twin` (the CPU seconds the candidate's twin spent in each spot; `counts` then in
+    CPU seconds too) the share is taken of the time the candidate spends beyond its twin:
+    what its symbols add. Taken of all its time, the twin's own work dilutes it, most at
+    the edge, where a candidate at R x its twin spends ~1/R of its time on that work. Returns
+    the answer and a one-line reason. A candidate with no watched samples at all does not
+    match: whatever makes it slow is outside sympy and ShapeEnv.
     """
     if original.phases and phase is not None and phase not in original.phases:
         return False, f"slow in phase {phase!r}, the original in {'/'.join(original.phases)}"
@@ -97,10 +108,15 @@ def compare(
     if total == 0:
         return False, "no samples in the watched modules"
     names = set(original.names)
-    share = sum(n for name, n in counts.items() if name in names) / total
+    inside = sum(n for name, n in counts.items() if name in names)
+    share, of = inside / total, "of its samples"
+    beyond = total - sum(twin.values()) if twin else 0.0
+    if twin and beyond > 0:
+        added = inside - sum(s for name, s in twin.items() if name in names)
+        share, of = min(1.0, max(0.0, added) / beyond), "of its time beyond its twin's"
     ok = share >= min_ratio * original.share
     verb = "shares" if ok else "does not share"
     return ok, (
-        f"{verb} the original's hot spots: {share:.0%} of its samples there "
+        f"{verb} the original's hot spots: {share:.0%} {of} there "
         f"(original {original.share:.0%}, needed {min_ratio * original.share:.0%})"
     )
