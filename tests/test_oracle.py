@@ -510,7 +510,11 @@ def test_calibrated_guard_accepts_same_reason_and_rejects_slippage(
     assert other.signature[0] == "sympy.ntheory.factor_.factorint"
     assert "does not share" in other.detail
     unguarded = CompileOracle(
-        cal, gcd_oracle.runner, workload=SCRIPT, judging=Judging(signature=False)
+        cal,
+        gcd_oracle.runner,
+        workload=SCRIPT,
+        judging=Judging(signature=False),
+        scratch=gcd_oracle.scratch,
     )
     assert unguarded(FACTOR.format(seconds=20)).status == "slow"
 
