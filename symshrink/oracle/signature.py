@@ -83,6 +83,21 @@ def merge_counts(runs: Iterable[dict[str, float]]) -> dict[str, float]:
     return dict(total)
 
 
+def hot_share(
+    original: Signature, counts: Mapping[str, float], twin: Mapping[str, float] | None = None
+) -> tuple[float, str]:
+    """The share of `counts` in the original's spots, and what it is a share of: of all of
+    them, or with `twin` of what they hold beyond the twin's (see `compare`)."""
+    names = set(original.names)
+    inside = sum(n for name, n in counts.items() if name in names)
+    total = sum(counts.values())
+    beyond = total - sum(twin.values()) if twin else 0.0
+    if twin and beyond > 0:
+        added = inside - sum(s for name, s in twin.items() if name in names)
+        return min(1.0, max(0.0, added) / beyond), "of its time beyond its twin's"
+    return (inside / total if total else 0.0), "of its samples"
+
+
 def compare(
     original: Signature,
     counts: Mapping[str, float],
@@ -102,18 +117,11 @@ def compare(
     """
     if original.phases and phase is not None and phase not in original.phases:
         return False, f"slow in phase {phase!r}, the original in {'/'.join(original.phases)}"
-    total = sum(counts.values())
     if not original.spots:
         return True, "the original has no hot spots to compare"
-    if total == 0:
+    if not sum(counts.values()):
         return False, "no samples in the watched modules"
-    names = set(original.names)
-    inside = sum(n for name, n in counts.items() if name in names)
-    share, of = inside / total, "of its samples"
-    beyond = total - sum(twin.values()) if twin else 0.0
-    if twin and beyond > 0:
-        added = inside - sum(s for name, s in twin.items() if name in names)
-        share, of = min(1.0, max(0.0, added) / beyond), "of its time beyond its twin's"
+    share, of = hot_share(original, counts, twin)
     ok = share >= min_ratio * original.share
     verb = "shares" if ok else "does not share"
     return ok, (
