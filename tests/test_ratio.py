@@ -120,7 +120,8 @@ def test_an_original_that_never_finishes_is_slow_without_waiting(
         repro.read_text(), runner=runner, judging=JUDGING, ratio=4.0, scratch=tmp_path
     )
     originals = [lim for w, _, lim in runner.runs if w == 16]
-    assert len(originals) == 3 and len(runner.controls()) == 3
+    # the twin 5 times: the spread of its runs is the margin; the original k = 3 times
+    assert len(originals) == 3 and len(runner.controls()) == 5
     assert all(lim.kill_at == pytest.approx(4.0 * BASE_S) for lim in originals)
     cal = oracle.calibration
     assert cal.ratio == 4.0 and cal.baseline_s == BASE_S and cal.stopped
@@ -271,7 +272,7 @@ def test_the_independent_baseline_retraces_the_candidate_as_run_repro(
         repro.read_text(), runner=runner, judging=JUDGING, baseline="independent", scratch=tmp_path
     )
     controls = [(w, lim) for w, mode, lim in runner.runs if mode == "independent"]
-    assert [w for w, _ in controls] == [16, 16, 16]  # the original itself, as run_repro runs it
+    assert [w for w, _ in controls] == [16] * 5  # the original itself, as run_repro runs it
     assert all(lim.kill_at is None for _, lim in controls)
     assert oracle.calibration.baseline == "independent"
     assert oracle.calibration.baseline_s == pytest.approx(BASE_S + INDEPENDENT_S * 16)

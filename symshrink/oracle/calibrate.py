@@ -35,6 +35,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+NOISE_WIDTH = 1.7
+"""The default margin in standard deviations of one control run: about the range that 3
+runs span on average, the margin's measure before the twin ran 5 times at calibration.
+Taken from 5 runs, the standard deviation moves less than the range of 3 (on the noisy
+machine of docs/benchmarks.md, p10-p90 0.13-0.35 against 0.09-0.44 for the same noise)."""
+
 DEFAULT_RATIO = 4.0
 """R: the README example is 5.8-7.8x its twin, the 64-symbol backward repro > 50x; a
 candidate that keeps 4x keeps the pathology well above the noise (docs/benchmarks.md)."""
@@ -81,14 +87,15 @@ class Calibration:
 
     @property
     def spread(self) -> float:
-        """(max - min) / median of the runs that ran to the end: how noisy this machine is.
+        """NOISE_WIDTH standard deviations of one run, relative to their mean, of the runs
+        that ran to the end: how noisy this machine is.
 
         In ratio mode those are the control's runs (the original's were stopped).
         """
         runs = self.baseline_measures or (() if self.stopped else self.measures)
-        if len(runs) < 2 or statistics.median(runs) <= 0:
+        if len(runs) < 2 or statistics.mean(runs) <= 0:
             return 0.0
-        return (max(runs) - min(runs)) / statistics.median(runs)
+        return NOISE_WIDTH * statistics.stdev(runs) / statistics.mean(runs)
 
     def signature(
         self, until: float | None = None, top: int = 5, phases: set[str] | None = None

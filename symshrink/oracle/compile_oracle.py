@@ -49,6 +49,9 @@ log = logging.getLogger(__name__)
 
 
 MIN_MARGIN = 0.1
+CALIBRATION_TWIN_RUNS = 5
+"""Runs of the original's control at calibration (at least; k if more): their spread is
+the default margin, so they are more than the k = 3 of the original's own runs."""
 KILL_PREFIX = "kill-"  # the folder of a first run's kill files, in the scratch directory
 REFERENCE_FACTOR = 8.0
 """How much longer than its kill point an original stopped there is sampled, once, for
@@ -64,7 +67,7 @@ class Judging:
     limit, while `reverify` checks the result at the limit itself. A reduction stops at
     the edge of what counts as slow, so without a margin its result is slow by a hair and
     a re-run says no about half the time (benchmarks/noise.py measures this). None: the
-    relative spread of the original's control runs, at least MIN_MARGIN.
+    spread of the original's control runs (`Calibration.spread`), at least MIN_MARGIN.
     `band`: a first run that ends within this fraction of the threshold, below or above,
     is too close to call: up to `reruns` more runs, the majority decides. A run still going
     at (1 + band) x the threshold is slow by more than the noise, on its own.
@@ -231,14 +234,15 @@ class CompileOracle(BaseOracle):
         baseline: BaselineKind,
         threshold_s: float | None,
     ) -> Calibration:
-        """The original's control k times (ratio mode), then the original k times (k + 1
-        when k = 1): stopped at its kill point, but for one run sampled longer, for the
-        guard's reference."""
+        """The original's control CALIBRATION_TWIN_RUNS times (ratio mode), then the
+        original k times (k + 1 when k = 1): stopped at its kill point, but for one run
+        sampled longer, for the guard's reference."""
         clock = self.calibration.clock
         baseline_measures: tuple[float, ...] = ()
         twin: ControlTime | None = None
         if threshold_s is None:
-            measured, _ = self._measure_control(source, baseline, runs=k, fresh=True)
+            runs = max(k, CALIBRATION_TWIN_RUNS)
+            measured, _ = self._measure_control(source, baseline, runs=runs, fresh=True)
             twin = measured
             if measured.error is not None:
                 raise CalibrationError(f"its {baseline} control fails: {measured.error}")
