@@ -132,7 +132,11 @@ def test_two_replays_in_a_row_agree(tmp_path: Path) -> None:
     assert first["torch_version"] == second["torch_version"]
     for a, b in zip(first["entries"], second["entries"], strict=True):
         assert a["name"] == b["name"] and a["verdict"] == b["verdict"] == "still slow", (a, b)
-        assert a["ratio"] == pytest.approx(b["ratio"], rel=0.25)  # both far above 4
+        # Both far above R = 4, and the same measurement: a ratio of single runs moves ~20 %
+        # on a noisy machine of this kind (docs/benchmarks.md, margin_noise.py), so two of
+        # them can differ by 45 % (9.6x and 14.0x once); a wrong twin would read ~1x.
+        assert min(a["ratio"], b["ratio"]) >= 2 * 4.0, (a, b)
+        assert max(a["ratio"], b["ratio"]) < 2 * min(a["ratio"], b["ratio"]), (a, b)
 
 
 @pytest.mark.torch
