@@ -3,8 +3,9 @@
 Candidates are the seed's 64-symbol backward repro (or any repro) with all but k free
 symbols pinned to their hints, least-used first as `pin-symbols` tries them (or in a
 shuffled order with `--shuffle SEED`). Each candidate and its static twin run once to the
-end in children of one warm pool, one after the other; the original runs once, sampled up
-to where calibration samples its reference (8 x its kill point). Each candidate's share of
+end on one `Bench` (the children of one warm pool, one after the other, the twin's spots
+kept as the oracle keeps them); the original runs once, sampled for as long as calibration
+samples its reference (8 x its kill point, here in wall time). Each candidate's share of
 the original's spots in the phases it visited is taken as its verdict takes it
 (`signature.hot_share`): of all its samples (the rule before b1abe73) and of the CPU time
 it spends beyond its twin (the rule since).
@@ -25,12 +26,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from symshrink.baseline import control
+from symshrink.baseline import control, static_twin
+from symshrink.bench import Bench, Rule
 from symshrink.graph import SymGraph
 from symshrink.oracle.calibrate import Calibration
 from symshrink.oracle.compile_oracle import REFERENCE_FACTOR
-from symshrink.oracle.pool import WarmPool
-from symshrink.oracle.runner import Job, Limits, Run, Workload
+from symshrink.oracle.controls import ControlTime
+from symshrink.oracle.runner import Run
 from symshrink.oracle.signature import hot_share
 from symshrink.passes.symbols import PIN, Pin
 from symshrink.repro.model import Repro
@@ -39,14 +41,6 @@ from symshrink.repro.render import render
 from tests.fixtures_gen import generate
 
 TIMEOUT_S = 300.0
-
-
-def _run(pool: WarmPool, scratch: Path, source: str, mode: str, kill_at: float | None) -> Run:
-    job = Job.create(scratch, source, Workload(retrace={"mode": mode}))
-    try:
-        return pool.run(job, Limits(timeout_s=TIMEOUT_S, kill_at=kill_at))
-    finally:
-        job.remove()
 
 
 def _keeping(model: Repro, order: list[str], k: int) -> Repro:
@@ -69,41 +63,42 @@ def main() -> None:
         order = SymGraph(model).symbols_by_use()
         if args.shuffle is not None:
             random.Random(args.shuffle).shuffle(order)
-        pool = WarmPool(slots=1, root=scratch)
-        try:
+        with Bench(twin_runs=1, scratch=scratch) as bench:
+            rule = Rule(ratio=args.ratio)
 
-            def twin_of(m: Repro) -> Run:
-                ctl = control(render(m), "static")
-                return _run(pool, scratch, ctl.source, ctl.mode, None)
+            def measure(m: Repro, timeout_s: float) -> tuple[Run, ControlTime]:
+                """`m` run to its end or `timeout_s`, and its twin's time and spots."""
+                source = render(m)
+                measured = bench.measure(source, rule, timeout_s)
+                twin = bench.controls.get(control(source, rule.baseline).key)
+                assert measured.run is not None and twin is not None, measured.detail
+                return measured.run, twin
 
-            twin = twin_of(model)
-            kill_at = args.ratio * twin.exit.cpu_s * 1.1
-            reference = _run(pool, scratch, render(model), "preserved", REFERENCE_FACTOR * kill_at)
+            _, twin = measure(static_twin(model), TIMEOUT_S)  # the original's, kept on the bench
+            twin_s = twin.seconds
+            kill_at = args.ratio * twin_s * 1.1
+            reference, _ = measure(model, REFERENCE_FACTOR * kill_at)
             assert reference.profile is not None, reference.error
             cal = Calibration("cpu", (), kill_at, profiles=(reference.profile,))
-            print(f"original: twin {twin.exit.cpu_s:.2f} s, reference {reference.exit.cpu_s:.1f} s")
+            print(f"original: twin {twin_s:.2f} s, reference {reference.exit.cpu_s:.1f} s")
             print(
                 "| kept symbols | ratio | twin s | top spot | of all | beyond its twin | needed |"
             )
             print("|---:|---:|---:|---|---:|---:|---:|")
             for k in (int(k) for k in args.keep.split(",")):
-                candidate = _keeping(model, order, k)
-                twin = twin_of(candidate)
-                limit = args.ratio * twin.exit.cpu_s
-                run = _run(pool, scratch, render(candidate), "preserved", None).seen_at(limit)
+                run, twin = measure(_keeping(model, order, k), TIMEOUT_S)
+                run = run.seen_at(args.ratio * twin.seconds)
                 original = cal.like(run)
                 assert original is not None
                 old, _ = hot_share(original, run.spots())
-                new, _ = hot_share(original, run.seconds(), twin.seconds())
+                new, _ = hot_share(original, run.seconds(), twin.spots)
                 top = Counter(run.seconds()).most_common(1)
                 print(
-                    f"| {k} | {run.exit.cpu_s / twin.exit.cpu_s:.2f} | {twin.exit.cpu_s:.2f} "
+                    f"| {k} | {run.exit.cpu_s / twin.seconds:.2f} | {twin.seconds:.2f} "
                     f"| `{top[0][0].rsplit('.', 1)[-1] if top else '-'}` "
                     f"| {old:.0%} | {new:.0%} | {original.share / 2:.0%} |",
                     flush=True,
                 )
-        finally:
-            pool.close()
 
 
 if __name__ == "__main__":
