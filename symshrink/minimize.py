@@ -43,6 +43,7 @@ from symshrink.oracle.compile_oracle import KILL_PREFIX
 from symshrink.oracle.custom import CommandRunner
 from symshrink.oracle.pool import POOL_PREFIX
 from symshrink.oracle.runner import JOB_PREFIX, Runner, child_env
+from symshrink.passes import order, schedule
 from symshrink.progress import Best, Progress
 from symshrink.records import (
     CALIBRATION,
@@ -361,8 +362,14 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
             history.append(repro)
             atomic_write(out, render_output(repro))
 
+        timing = oracle.timing()
+        headroom = None if timing is None else timing.headroom
+        names = order(headroom)
+        room = "not known" if headroom is None else f"{headroom:.2f}x its kill point"
+        log.info("the original's headroom %s: the passes in order %s", room, ", ".join(names))
         reducer = Reducer(
             test=lambda repro: oracle(render(repro)),
+            passes=schedule(names),
             jobs=oracle.jobs,
             journal=journal,
             on_improve=improved,
@@ -403,7 +410,7 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
         atomic_write(out, render_output(final))
         record = _record(opts, oracle, original, final, reducer.stats, time.monotonic() - started)
         # every run on this work dir, not the original
-        record = replace(record, oracle_calls_total=len(journal) - 1)
+        record = replace(record, oracle_calls_total=len(journal) - 1, schedule=names)
         if check is not None:
             record = replace(
                 record,
@@ -508,10 +515,7 @@ def _record(
     if timing is None:
         return record
     cal = timing.calibration
-    if cal.reference_s is not None:  # the original's longest run, for the guard
-        longest, stopped = cal.reference_s, cal.reference_stopped
-    else:
-        longest, stopped = max(cal.measures, default=0.0), cal.stopped
+    longest, stopped = cal.longest
     initial = replace(record.initial, slow_phase_s=round(longest, 3), lower_bound=stopped)
     if cal.baseline_s is not None:
         initial = replace(

@@ -246,6 +246,8 @@ class RunRecord(_File):
     stopped_by: str | None  # the reducer's budget words: `max_calls=3`, `interrupted`
     fixpoint: bool
     per_pass: dict[str, dict[str, int]]
+    # the passes in the order they ran (passes.order: by the original's headroom)
+    schedule: tuple[str, ...] | None = field(default=None, metadata=OMIT_NONE)
     initial: Side
     final: Side
     ratio: float | None = field(default=None, metadata=OMIT_NONE)

@@ -215,6 +215,8 @@ def _environment(run: MinimizeRun) -> str:
         ("config in the repro", "<br>".join(f"`{s}`" for s in settings) or "none"),
         ("oracle", _oracle_text(run)),
     ]
+    if run.report.schedule:
+        rows.append(("passes, in order", ", ".join(f"`{n}`" for n in run.report.schedule)))
     return "## Environment\n\n" + _table(("", ""), rows)
 
 

@@ -6,7 +6,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symshrink.expr import evaluate, parse_expr, torch_str
-from symshrink.passes import SCHEDULE, constants, exprs, inputs, numbers, schedule, symbols
+from symshrink.passes import (
+    GRAPH_FIRST_BELOW,
+    GRAPH_PASSES,
+    SCHEDULE,
+    constants,
+    exprs,
+    inputs,
+    numbers,
+    order,
+    schedule,
+    symbols,
+)
 from symshrink.passes.common import normalize, size
 from symshrink.repro.model import Repro, SymIntInput
 from tests.planted import planted_model
@@ -210,6 +221,15 @@ def test_every_pass_is_registered() -> None:
         "bypass-nodes",
         "inline-constants",
     } <= set(names)
+
+
+def test_the_graph_passes_go_first_only_where_the_headroom_is_known_to_be_small() -> None:
+    assert order() == order(None) == order(GRAPH_FIRST_BELOW) == order(40.0) == SCHEDULE
+    narrow = order(1.6)  # the README example's original, ended at 1.6x its kill point
+    assert narrow[: len(GRAPH_PASSES)] == GRAPH_PASSES and sorted(narrow) == sorted(SCHEDULE)
+    rest = [name for name in SCHEDULE if name not in GRAPH_PASSES]
+    assert list(narrow[len(GRAPH_PASSES) :]) == rest  # the others in their own order
+    assert [p.name for p in schedule(narrow)] == list(narrow)
 
 
 @settings(max_examples=40, deadline=None)

@@ -21,6 +21,7 @@ from symshrink.baseline import control, static_twin
 from symshrink.oracle import Calibration, CompileOracle, Judging
 from symshrink.oracle.profile import Profile
 from symshrink.oracle.runner import Exit, Job, Limits, Run, read_kill_point
+from symshrink.passes import GRAPH_PASSES, SCHEDULE, order
 from symshrink.passes.symbols import PIN, Pin
 from symshrink.records import CONTROLS, REPORT, RunOptions, RunRecord, Side
 from symshrink.repro.parse import parse, parse_file
@@ -37,8 +38,8 @@ TICK_S = 0.01  # real seconds per simulated second, for runs raced against the o
 class WidthRunner:
     """A `Runner` whose child's cost is driven by the script's free symbols."""
 
-    def __init__(self, endless: int | None = None, slots: int = 1) -> None:
-        self.endless, self.slots = endless, slots
+    def __init__(self, endless: int | None = None, slots: int = 1, cost_s: float = COST_S) -> None:
+        self.endless, self.slots, self.cost_s = endless, slots, cost_s
         self.runs: list[tuple[int, str, Limits]] = []  # (free symbols, mode, limits)
         self.load = 1.0  # the machine's load: every run's cost scales with it
 
@@ -47,7 +48,7 @@ class WidthRunner:
             return (BASE_S + INDEPENDENT_S * width) * self.load
         if self.endless is not None and width >= self.endless:
             return math.inf
-        return (BASE_S + COST_S * width**2) * self.load
+        return (BASE_S + self.cost_s * width**2) * self.load
 
     def run(self, job: Job, limits: Limits) -> Run:
         width = len(parse_file(job.script).hints)
@@ -120,9 +121,10 @@ def test_an_original_that_never_finishes_is_slow_without_waiting(
         repro.read_text(), runner=runner, judging=JUDGING, ratio=4.0, scratch=tmp_path
     )
     originals = [lim for w, _, lim in runner.runs if w == 16]
-    # the twin 5 times: the spread of its runs is the margin; the original k = 3 times
+    # the twin 5 times: the spread of its runs is the margin; the original k = 3 times,
+    # each stopped: one at 8x its kill point (its headroom, the guard's reference)
     assert len(originals) == 3 and len(runner.controls()) == 5
-    assert all(lim.kill_at == pytest.approx(4.0 * BASE_S) for lim in originals)
+    assert [lim.kill_at for lim in originals] == pytest.approx([32.0, 4.0, 4.0])
     cal = oracle.calibration
     assert cal.ratio == 4.0 and cal.baseline_s == BASE_S and cal.stopped
     assert oracle.threshold_s == pytest.approx(4.0 * BASE_S)
@@ -255,7 +257,8 @@ def test_an_absolute_threshold_still_works(repro: Path, tmp_path: Path) -> None:
         repro.read_text(), runner=runner, judging=JUDGING, threshold_s=3.0, scratch=tmp_path
     )
     assert runner.controls() == [] and oracle.calibration.ratio is None
-    assert {lim.kill_at for _, _, lim in runner.runs} == {3.0}
+    # stopped at 3 s, but for the one that goes on to 8x that (the headroom)
+    assert sorted(lim.kill_at for _, _, lim in runner.runs) == [3.0, 3.0, 24.0]
     model = parse_file(repro)
     fast = PIN.apply(model, [Pin(n) for n in list(model.hints)[:14]])  # 2 symbols: 1.8 s
     assert fast is not None
@@ -372,6 +375,7 @@ def test_the_longer_reference_run_gives_the_originals_time(repro: Path, tmp_path
     cal = oracle.calibration
     assert cal.stopped and cal.reference_s == pytest.approx(52.2)
     assert not cal.reference_stopped
+    assert oracle.timing().headroom == pytest.approx(5.22)  # ended at 5.22x its kill point
     # ... and votes with them: the original is slow, judged from those three runs alone
     assert oracle(repro.read_text()).interesting and len(runner.runs) == 3
     # An original that finishes needs no reference: its k runs all ran to the end.
@@ -381,6 +385,25 @@ def test_the_longer_reference_run_gives_the_originals_time(repro: Path, tmp_path
     )
     assert len(runner.runs) == 3 and not oracle.calibration.stopped
     assert oracle.calibration.reference_s is None
+    # One still compiling at the end of its longer run: its headroom is not known.
+    runner = WidthRunner(endless=16)
+    oracle = CompileOracle.create(
+        repro.read_text(), runner=runner, judging=JUDGING, threshold_s=10.0, scratch=tmp_path
+    )
+    assert [lim.kill_at for w, _, lim in runner.runs] == [80.0, 10.0, 10.0]  # guard off too
+    assert oracle.calibration.reference_stopped and oracle.timing().headroom is None
+
+
+def test_a_narrow_original_is_reduced_graph_first_a_wide_one_symbols_first(
+    repro: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """16 symbols at 0.02 s each: 1 + 0.02 * 256 = 6.12 s, 1.53x its 4 s kill point (R = 4
+    x a 1 s twin): little headroom, the graph passes first. Never ending: the symbols first."""
+    narrow = _minimize(repro, tmp_path / "n.py", WidthRunner(cost_s=0.02), monkeypatch, max_calls=2)
+    assert narrow.schedule == order(6.12 / 4.0) and narrow.schedule[:2] == GRAPH_PASSES
+    assert next(iter(narrow.per_pass)) in GRAPH_PASSES  # what the reducer ran first
+    wide = _minimize(repro, tmp_path / "w.py", WidthRunner(endless=16), monkeypatch, max_calls=2)
+    assert wide.schedule == SCHEDULE and next(iter(wide.per_pass)) == SCHEDULE[0]
 
 
 class PhasedRunner(WidthRunner):

@@ -30,6 +30,13 @@ class Timing:
     threshold_s: float
     margin: float
 
+    @property
+    def headroom(self) -> float | None:
+        """How many times its kill point the original ran to its end: how much slowness a
+        reduction has to spend. None when even its longest run was stopped (it is more)."""
+        longest, stopped = self.calibration.longest
+        return None if stopped else longest / (self.threshold_s * (1 + self.margin))
+
 
 class Oracle(Protocol):
     """Judges candidate scripts."""

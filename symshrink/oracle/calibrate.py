@@ -86,6 +86,14 @@ class Calibration:
         return statistics.median(self.measures) if self.measures else self.threshold_s
 
     @property
+    def longest(self) -> tuple[float, bool]:
+        """The original's longest measured time on `clock` (its reference run's, if it had
+        one), and whether that is a lower bound (the run was stopped before its end)."""
+        if self.reference_s is not None:
+            return self.reference_s, self.reference_stopped
+        return max(self.measures, default=0.0), self.stopped
+
+    @property
     def spread(self) -> float:
         """NOISE_WIDTH standard deviations of one run, relative to their mean, of the runs
         that ran to the end: how noisy this machine is.

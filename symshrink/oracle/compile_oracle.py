@@ -54,8 +54,8 @@ CALIBRATION_TWIN_RUNS = 5
 the default margin, so they are more than the k = 3 of the original's own runs."""
 KILL_PREFIX = "kill-"  # the folder of a first run's kill files, in the scratch directory
 REFERENCE_FACTOR = 8.0
-"""How much longer than its kill point an original stopped there is sampled, once, for
-the slippage guard's reference (capped by the timeout)."""
+"""How much longer than its kill point an original stopped there runs, once: the slippage
+guard's reference, and its headroom if it ends by then (capped by the timeout)."""
 
 
 @dataclass(frozen=True)
@@ -236,7 +236,7 @@ class CompileOracle(BaseOracle):
     ) -> Calibration:
         """The original's control CALIBRATION_TWIN_RUNS times (ratio mode), then the
         original k times (k + 1 when k = 1): stopped at its kill point, but for one run
-        sampled longer, for the guard's reference."""
+        that goes on longer, for the guard's reference and the headroom."""
         clock = self.calibration.clock
         baseline_measures: tuple[float, ...] = ()
         twin: ControlTime | None = None
@@ -258,15 +258,15 @@ class CompileOracle(BaseOracle):
             baseline_measures=baseline_measures,
         )
         kill_at = threshold_s * (1 + self.margin)
-        # With the guard on, the first of the k runs is sampled longer, for the reference:
-        # its vote is the same (still compiling at the kill point = slow), its samples are
-        # needed if the others are stopped, and if they finish, it finishes with them.
-        # At least one run is stopped at the kill point: with k = 1 the reference is extra.
+        # The first of the k runs goes on longer: its vote is the same (still compiling
+        # at the kill point = slow); it measures how far past its kill point the original
+        # ends (the headroom, which orders the passes), and its samples are the guard's
+        # reference if the others are stopped. If they finish, it finishes with them.
+        # At least one run is stopped at the kill point: with k = 1 the longer one is extra.
         until = min(REFERENCE_FACTOR * kill_at, self._timeout())
-        longer = [until] if self.judging.signature else []
-        done = self._runs(source, longer + [kill_at] * max(k - len(longer), 1))
+        done = self._runs(source, [until] + [kill_at] * max(k - 1, 1))
         runs, reference = done, None
-        if longer and any(r.exit.reason != "exited" for r in done[1:]):
+        if any(r.exit.reason != "exited" for r in done[1:]):
             runs, reference = done[1:], done[0]
             log.info(
                 "the original was stopped at its kill point (%.1fs %s): one run sampled "
