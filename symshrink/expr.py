@@ -34,6 +34,7 @@ from sympy.printing.precedence import PRECEDENCE, precedence
 from sympy.printing.str import StrPrinter
 
 from symshrink.errors import ExprError
+from symshrink.pyast import parse_expression
 
 __all__ = [
     "BUILD_OPS",
@@ -832,7 +833,7 @@ def _parse_cached(text: str) -> sympy.Basic:
     if not text:
         raise ExprError("empty expression")
     try:
-        tree = ast.parse(text, mode="eval")
+        tree = parse_expression(text)
     except SyntaxError as e:
         raise ExprError(f"syntax error in {_short(text)!r}: {e.msg}") from None
     except (ValueError, RecursionError, MemoryError):

@@ -17,6 +17,7 @@ import sympy
 
 from symshrink.errors import ExprError, ReproError
 from symshrink.expr import fold, free_symbol_names
+from symshrink.pyast import parse_module
 from symshrink.repro.model import Input, OtherInput, Repro, SymIntInput, TensorInput
 from symshrink.runtime import InputSpec, TensorSpec
 
@@ -152,7 +153,7 @@ def _other_code(x: OtherInput) -> str:
     """const / unsupported / opaque inputs are None (as torch's InputReader makes them)."""
     if x.kind != "generator":
         return "None"
-    call = ast.parse(x.source.splitlines()[0]).body[0].value  # reader.generator(type, index)
+    call = parse_module(x.source.splitlines()[0]).body[0].value  # reader.generator(type, index)
     device_args = ", ".join(ast.unparse(a) for a in call.args)  # type: ignore[attr-defined]
     return f"torch.Generator(device=device({device_args}))"
 

@@ -19,6 +19,7 @@ import sympy
 
 from symshrink.errors import ExprError, ReproError
 from symshrink.expr import evaluate, free_symbol_names, parse_expr
+from symshrink.pyast import parse_module
 from symshrink.repro.model import (
     DEFAULT_RUN_OPTIONS,
     Input,
@@ -88,7 +89,7 @@ class _Parser:
 
     def parse(self) -> Repro:
         try:
-            tree = ast.parse(self.source, filename=self.path)
+            tree = parse_module(self.source, filename=self.path)
         except SyntaxError as e:
             raise self.error(f"syntax error: {e.msg}", e.lineno) from None
         hints, last_hint_line = self.hint_lines(tree)

@@ -11,6 +11,8 @@ import ast
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
+from symshrink.pyast import parse_module
+
 # Calls whose result may be unused but which must stay: in-place and out= ops mutate.
 _SIDE_EFFECT_MARKERS = ("_.", "copy_", "resize_", "set_", "print", "_assert", "_check")
 
@@ -21,7 +23,7 @@ _INT_OF_TENSOR = ("sym_size", "sym_stride", "sym_numel", "sym_storage_offset")
 @lru_cache(maxsize=512)
 def _forward(module_source: str) -> tuple[ast.Module, ast.FunctionDef] | None:
     try:
-        tree = ast.parse(module_source)
+        tree = parse_module(module_source)
     except SyntaxError:
         return None
     for node in ast.walk(tree):
@@ -169,7 +171,7 @@ class _Inline(ast.NodeTransformer):
 
 def _editable_forward(module_source: str) -> tuple[ast.Module, ast.FunctionDef]:
     """A fresh parse to edit (`_forward`'s is cached and shared) and its forward."""
-    tree = ast.parse(module_source)
+    tree = parse_module(module_source)
     fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "forward")
     return tree, fn
 

@@ -1,0 +1,28 @@
+"""`ast.parse`, one thread at a time.
+
+CPython 3.11 keeps the AST constructor's recursion counter per interpreter, not per thread.
+When a garbage collection during one thread's parse runs a finalizer, the GIL can pass to
+another thread that parses too; the first then fails with `SystemError: AST constructor
+recursion depth mismatch` (python/cpython#106905). With `-j N` the reducer's threads
+build candidates while the oracle parses their controls, and at `-j 1` the oracle's spare
+slot works in a thread of its own, so every parse in symshrink goes through this lock.
+"""
+
+from __future__ import annotations
+
+import ast
+import threading
+
+_LOCK = threading.Lock()
+
+
+def parse_module(source: str, filename: str = "<unknown>") -> ast.Module:
+    """`ast.parse(source, filename)`, never in two threads at once."""
+    with _LOCK:
+        return ast.parse(source, filename=filename)
+
+
+def parse_expression(text: str) -> ast.Expression:
+    """`ast.parse(text, mode="eval")`, never in two threads at once."""
+    with _LOCK:
+        return ast.parse(text, mode="eval")
