@@ -43,7 +43,7 @@ from symshrink.oracle.compile_oracle import KILL_PREFIX
 from symshrink.oracle.custom import CommandRunner
 from symshrink.oracle.pool import POOL_PREFIX
 from symshrink.oracle.runner import JOB_PREFIX, Runner, child_env
-from symshrink.passes import order, schedule
+from symshrink.passes import GRAPH_PASSES, schedule
 from symshrink.progress import Best, Progress
 from symshrink.records import (
     CALIBRATION,
@@ -362,32 +362,46 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
             history.append(repro)
             atomic_write(out, render_output(repro))
 
-        timing = oracle.timing()
-        headroom = None if timing is None else timing.headroom
-        names = order(headroom)
-        room = "not known" if headroom is None else f"{headroom:.2f}x its kill point"
-        log.info("the original's headroom %s: the passes in order %s", room, ", ".join(names))
         reducer = Reducer(
             test=lambda repro: oracle(render(repro)),
-            passes=schedule(names),
             jobs=oracle.jobs,
             journal=journal,
             on_improve=improved,
             max_calls=opts.max_calls,
         )
         reducer.on_call = partial(_show, progress)
+        first_stage = graph_first(oracle)
+        first: Reducer | None = None
+        if first_stage is not None:  # one stats, journal, history and budget for both stages
+            keeper = first_stage[0]
+            first = Reducer(
+                test=lambda repro: keeper(render(repro)),
+                passes=schedule(GRAPH_PASSES),
+                jobs=oracle.jobs,
+                journal=journal,
+                tag=GRAPH_FIRST_TAG,
+                on_improve=improved,
+                on_call=reducer.on_call,
+                max_calls=opts.max_calls,
+                stats=reducer.stats,
+            )
 
         def reduce(start: Repro) -> Repro:
-            nonlocal interrupted
-            if opts.max_time is not None:  # counted from the start: calibration included
-                reducer.max_time = max(0.0, opts.max_time - (time.monotonic() - started))
-            try:
-                return reducer.run(start)
-            except Interrupted as e:  # the best result so far is on disk; verify, report it
-                interrupted = e
-                lifeline.resume()
-                reducer.stats.stopped_by = "interrupted"
-                return reducer.best
+            """The graph passes keeping the headroom (once, from the original), then every
+            pass at R."""
+            nonlocal interrupted, first
+            stages, first = [r for r in (first, reducer) if r is not None], None
+            for stage in stages:
+                if opts.max_time is not None:  # counted from the start: calibration included
+                    stage.max_time = max(0.0, opts.max_time - (time.monotonic() - started))
+                try:
+                    start = stage.run(start)
+                except Interrupted as e:  # the best result so far is on disk; verify, report it
+                    interrupted = e
+                    lifeline.resume()
+                    reducer.stats.stopped_by = "interrupted"
+                    return stage.best if stage.best is not None else start
+            return start
 
         final, walked_back = original, 0
         failed: list[tuple[Repro, Reverification]] = []
@@ -410,7 +424,11 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
         atomic_write(out, render_output(final))
         record = _record(opts, oracle, original, final, reducer.stats, time.monotonic() - started)
         # every run on this work dir, not the original
-        record = replace(record, oracle_calls_total=len(journal) - 1, schedule=names)
+        record = replace(
+            record,
+            oracle_calls_total=len(journal) - 1,
+            graph_first=None if first_stage is None else round(first_stage[1], 3),
+        )
         if check is not None:
             record = replace(
                 record,
@@ -538,6 +556,36 @@ def _checked(side: Side, check: Reverification) -> Side:
     if check.baseline_s and median.ratio is not None:
         side = replace(side, baseline_s=round(check.baseline_s, 3), ratio=round(median.ratio, 2))
     return side
+
+
+GRAPH_FIRST_BELOW = 2.0
+"""The headroom (how far past its kill point the original ends, measured to its end) under
+which the graph passes run first, each edit kept only while the candidate keeps that
+headroom (`graph_first`). Every node they remove then is work the twin and the candidate
+share, compiled by no later call. Above it, a call of that first stage would cost over
+twice one at R, and nothing is measured there (docs/benchmarks.md, tenth session)."""
+GRAPH_FIRST_TAG = "graph-first:"  # its verdicts' journal keys: slow at another limit
+
+
+def graph_first(oracle: BaseOracle) -> tuple[CompileOracle, float] | None:
+    """The oracle of the graph passes' first stage, and by how much it raised the limits:
+    `oracle` with every limit raised to the original's own time over the margin, so that
+    a graph edit is kept only if it costs the candidate no headroom (what it removed, the
+    twin did too); None where the headroom is not known, too large to pay
+    (GRAPH_FIRST_BELOW), or within the margin.
+
+    A graph pass run first at R spends the headroom on the pathology's own nodes where it
+    can: a 24-symbol PythonMod original kept 19 free symbols that way, 16 with the
+    symbols first (docs/benchmarks.md, tenth session)."""
+    timing = oracle.timing()
+    headroom = None if timing is None else timing.headroom
+    if not isinstance(oracle, CompileOracle) or headroom is None:
+        return None
+    factor = headroom / (1 + timing.margin)
+    if not (factor > 1 and headroom < GRAPH_FIRST_BELOW):
+        return None
+    log.info("the graph passes go first, kept at %.2fx the limit: the original's headroom", factor)
+    return oracle.scaled(factor), factor
 
 
 REDUCE_AGAIN = 2

@@ -246,8 +246,9 @@ class RunRecord(_File):
     stopped_by: str | None  # the reducer's budget words: `max_calls=3`, `interrupted`
     fixpoint: bool
     per_pass: dict[str, dict[str, int]]
-    # the passes in the order they ran (passes.order: by the original's headroom)
-    schedule: tuple[str, ...] | None = field(default=None, metadata=OMIT_NONE)
+    # the graph passes ran first with every limit this many times higher (the original's
+    # headroom over the margin: minimize.graph_first); None: no such stage
+    graph_first: float | None = field(default=None, metadata=OMIT_NONE)
     initial: Side
     final: Side
     ratio: float | None = field(default=None, metadata=OMIT_NONE)

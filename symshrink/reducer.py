@@ -62,6 +62,8 @@ class Reducer:
     `max_calls` / `max_time` bound the oracle work; `best` is the smallest interesting
     model so far, also after an interrupt. With `jobs` > 1, `test` is called from up to
     `jobs` threads at once (`speculate`): the same decisions and result as with one.
+    `tag` prefixes its journal keys: a test that asks another question of the same model
+    (another limit) shares the journal without sharing answers.
     """
 
     test: Test
@@ -73,6 +75,7 @@ class Reducer:
     max_time: float | None = None
     strategy: str = "auto"
     jobs: int = 1
+    tag: str = ""
     stats: Stats = field(default_factory=Stats)
     best: Repro | None = field(default=None, init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
@@ -158,7 +161,7 @@ class Reducer:
             model = candidate(kept)
             if not isinstance(model, Repro):
                 return model
-            key = canonical_key(model)
+            key = self.tag + canonical_key(model)
             verdict = self._verdict(key, model)
             with self._lock:
                 counts["calls"] += 1

@@ -215,8 +215,13 @@ def _environment(run: MinimizeRun) -> str:
         ("config in the repro", "<br>".join(f"`{s}`" for s in settings) or "none"),
         ("oracle", _oracle_text(run)),
     ]
-    if run.report.schedule:
-        rows.append(("passes, in order", ", ".join(f"`{n}`" for n in run.report.schedule)))
+    if run.report.graph_first:
+        rows.append(
+            (
+                "graph passes first",
+                f"at {run.report.graph_first:.2f}x the limit, keeping the original's headroom",
+            )
+        )
     return "## Environment\n\n" + _table(("", ""), rows)
 
 

@@ -7,14 +7,12 @@ from hypothesis import strategies as st
 
 from symshrink.expr import evaluate, parse_expr, torch_str
 from symshrink.passes import (
-    GRAPH_FIRST_BELOW,
     GRAPH_PASSES,
     SCHEDULE,
     constants,
     exprs,
     inputs,
     numbers,
-    order,
     schedule,
     symbols,
 )
@@ -223,13 +221,9 @@ def test_every_pass_is_registered() -> None:
     } <= set(names)
 
 
-def test_the_graph_passes_go_first_only_where_the_headroom_is_known_to_be_small() -> None:
-    assert order() == order(None) == order(GRAPH_FIRST_BELOW) == order(40.0) == SCHEDULE
-    narrow = order(1.6)  # the README example's original, ended at 1.6x its kill point
-    assert narrow[: len(GRAPH_PASSES)] == GRAPH_PASSES and sorted(narrow) == sorted(SCHEDULE)
-    rest = [name for name in SCHEDULE if name not in GRAPH_PASSES]
-    assert list(narrow[len(GRAPH_PASSES) :]) == rest  # the others in their own order
-    assert [p.name for p in schedule(narrow)] == list(narrow)
+def test_a_schedule_of_some_passes_keeps_their_order() -> None:
+    assert [p.name for p in schedule(GRAPH_PASSES)] == list(GRAPH_PASSES) != list(SCHEDULE)
+    assert set(GRAPH_PASSES) <= set(SCHEDULE)
 
 
 @settings(max_examples=40, deadline=None)

@@ -21,9 +21,9 @@ from symshrink.baseline import control, static_twin
 from symshrink.oracle import Calibration, CompileOracle, Judging
 from symshrink.oracle.profile import Profile
 from symshrink.oracle.runner import Exit, Job, Limits, Run, read_kill_point
-from symshrink.passes import GRAPH_PASSES, SCHEDULE, order
+from symshrink.passes import GRAPH_PASSES, SCHEDULE
 from symshrink.passes.symbols import PIN, Pin
-from symshrink.records import CONTROLS, REPORT, RunOptions, RunRecord, Side
+from symshrink.records import CONTROLS, JOURNAL, REPORT, RunOptions, RunRecord, Side
 from symshrink.repro.parse import parse, parse_file
 from symshrink.repro.render import canonical_key, render
 
@@ -394,16 +394,24 @@ def test_the_longer_reference_run_gives_the_originals_time(repro: Path, tmp_path
     assert oracle.calibration.reference_stopped and oracle.timing().headroom is None
 
 
-def test_a_narrow_original_is_reduced_graph_first_a_wide_one_symbols_first(
+def test_a_narrow_originals_graph_passes_go_first_keeping_its_headroom(
     repro: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """16 symbols at 0.02 s each: 1 + 0.02 * 256 = 6.12 s, 1.53x its 4 s kill point (R = 4
-    x a 1 s twin): little headroom, the graph passes first. Never ending: the symbols first."""
-    narrow = _minimize(repro, tmp_path / "n.py", WidthRunner(cost_s=0.02), monkeypatch, max_calls=2)
-    assert narrow.schedule == order(6.12 / 4.0) and narrow.schedule[:2] == GRAPH_PASSES
+    x a 1 s twin, no margin). The graph passes run first, judged at 1.53x every limit: a
+    graph edit costs nothing here (the cost is the symbols'), so all of them stay slow
+    there. A never-ending original (its headroom not known): no such stage."""
+    runner = WidthRunner(cost_s=0.02)
+    narrow = _minimize(repro, tmp_path / "n.py", runner, monkeypatch, max_calls=3)
+    assert narrow.graph_first == pytest.approx(6.12 / 4.0, rel=1e-3)
     assert next(iter(narrow.per_pass)) in GRAPH_PASSES  # what the reducer ran first
-    wide = _minimize(repro, tmp_path / "w.py", WidthRunner(endless=16), monkeypatch, max_calls=2)
-    assert wide.schedule == SCHEDULE and next(iter(wide.per_pass)) == SCHEDULE[0]
+    raised = 4.0 * 6.12 / 4.0 * 1.1  # a candidate's twin x R x the factor, + the band
+    candidates = [lim for w, _, lim in runner.runs if w and lim.kill_at is not None]
+    assert candidates[3].kill_at == pytest.approx(raised)  # after the original's 3 runs
+    journal = (tmp_path / "n.py.work" / JOURNAL).read_text()
+    assert f'"key": "{minimize_mod.GRAPH_FIRST_TAG}' in journal
+    wide = _minimize(repro, tmp_path / "w.py", WidthRunner(endless=16), monkeypatch, max_calls=3)
+    assert wide.graph_first is None and next(iter(wide.per_pass)) == SCHEDULE[0]
 
 
 class PhasedRunner(WidthRunner):

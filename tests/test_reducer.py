@@ -80,6 +80,19 @@ def test_resume_from_journal_repeats_no_call(tmp_path: Path) -> None:
     assert len(calls) == fresh.stats.oracle_calls - 10
 
 
+def test_a_tagged_reducer_shares_the_journal_but_not_its_answers() -> None:
+    """Two tests that ask another question of the same model (slow at another limit):
+    the tag keeps their verdicts apart in one journal, and each replays its own."""
+    model = planted_model(8)
+    journal = Journal()
+    strict = Reducer(test=planted_predicate({"s1", "s2", "s3"}), journal=journal, tag="strict:")
+    loose = Reducer(test=planted_predicate({"s1"}), journal=journal)
+    assert strict.run(model).hints.keys() == {"s1", "s2", "s3"}
+    assert loose.run(model).hints.keys() == {"s1"}  # not the strict test's answers
+    again = Reducer(test=planted_predicate(set()), journal=journal, tag="strict:")
+    assert again.run(model) == strict.run(model) and again.stats.oracle_calls == 0
+
+
 def test_uninteresting_edits_are_never_accepted() -> None:
     """Every model the test saw answer yes is what the reducer may return; nothing else."""
     model = planted_model(10)

@@ -201,7 +201,7 @@ def test_compile_oracle_runs_show_phase_and_hot_spots(work: Path, tmp_path: Path
         baseline="static",
         margin_used=0.1,
         walked_back=1,
-        schedule=("drop-outputs", "bypass-nodes", "pin-symbols"),
+        graph_first=1.45,
         initial=replace(record.initial, baseline_s=0.5, ratio=16.2, lower_bound=True),
         final=replace(record.final, slow_phase_s=2.2, baseline_s=0.4, ratio=5.5, lower_bound=False),
     ).save(run_dir / "report.json")
@@ -211,7 +211,7 @@ def test_compile_oracle_runs_show_phase_and_hot_spots(work: Path, tmp_path: Path
     assert "| ratio to the twin | ≥ 16.20 | 5.50 |" in text
     assert "4x the candidate's own static control, measured in the same run" in text
     assert "after walking back 1 step(s)" in text
-    assert "| passes, in order | `drop-outputs`, `bypass-nodes`, `pin-symbols` |" in text
+    assert "| graph passes first | at 1.45x the limit, keeping the original's headroom |" in text
 
 
 def test_standalone_script_is_reproduced_with_python(work: Path, tmp_path: Path) -> None:

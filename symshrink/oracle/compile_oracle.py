@@ -515,6 +515,23 @@ class CompileOracle(BaseOracle):
     def timing(self) -> Timing:
         return Timing(self.calibration, self.threshold_s, self.margin)
 
+    def scaled(self, factor: float) -> CompileOracle:
+        """This oracle with every limit `factor` times higher (R, or the threshold), and
+        its margin: the same runner, twins and scratch. Closing them stays this one's job."""
+        cal = self.calibration
+        ratio = None if cal.ratio is None else cal.ratio * factor
+        return CompileOracle(
+            replace(cal, ratio=ratio, threshold_s=cal.threshold_s * factor),
+            self.runner,
+            workload=self.workload,
+            judging=replace(self.judging, margin=self.margin),
+            controls=self.controls,
+            scratch=self.scratch,
+            reference=self.reference,
+            jobs=self.jobs,
+            beside=self.beside,
+        )
+
     def not_interesting(self, verdict: Verdict) -> str:
         detail = f": {verdict.detail}" if verdict.detail else ""
         cal = self.calibration

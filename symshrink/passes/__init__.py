@@ -34,40 +34,22 @@ SCHEDULE: tuple[str, ...] = (
     "floor-hints",
     "shrink-hints",
 )
-"""The order in which the reducer runs the passes, round after round, for an original of
-much or unknown headroom (a width-driven one). Pinning free symbols comes first: each
-symbol gone makes every later call cheaper; dropping outputs and inputs and simplifying
-expressions come next, fine rewrites after, shrinking hints last (once the others are
-done: it cannot reopen them), each hint straight to its floor first, then by halving.
+"""The order in which the reducer runs the passes, round after round. Pinning free symbols
+comes first: on a width-driven original each symbol gone makes every later call cheaper;
+dropping outputs and inputs and simplifying expressions come next, fine rewrites after,
+shrinking hints last (once the others are done: it cannot reopen them), each hint
+straight to its floor first, then by halving.
 
 Every pass spends the same headroom (the original's ratio above R), so what runs first is
-what the result loses most of. On the 64-symbol seed the graph passes, run first, leave
-the wide sums at the edge with 25-48 of their 64 free symbols (docs/benchmarks.md, sixth
-session): there the symbols must go first."""
+what the result loses most of. The graph passes, run first at R, leave the seed's wide
+sums at the edge with 25-48 of their 64 free symbols (docs/benchmarks.md, sixth session),
+and a 24-symbol PythonMod original with 19 where the symbols first leave 16 (tenth
+session). Where the graph passes may run first at all, they keep the headroom
+(`minimize.graph_first`)."""
 
 GRAPH_PASSES: tuple[str, ...] = ("drop-outputs", "bypass-nodes")
-"""The passes that shrink the graph itself, and with it the twin every later call is
+"""The passes that shrink the graph itself, and with it the twin that every later call is
 measured against and killed at a multiple of."""
-
-GRAPH_FIRST_BELOW = 2.0
-"""The headroom (the original's time over its kill point, measured to its end) under
-which the graph passes go first (`order`). There, graph first reached results of the same
-size in far fewer calls: the README example (1.6-1.8x) in 72 calls and 82-86 s against
-105-132 calls and 155-178 s; the seed's own family at 16 symbols (1.84x) in 140 calls and
-152 s against 342 calls and 469 s, 16 -> 7 symbols both (docs/benchmarks.md, tenth
-session). Between it and the 64-symbol seed (over 8x), nothing is measured yet."""
-
-
-def order(headroom: float | None = None) -> tuple[str, ...]:
-    """The passes' names in the order to run them on an original `headroom` times over its
-    kill point, measured to its end (None: not known, or no timing oracle).
-
-    The graph passes go first when the headroom is known to be small (GRAPH_FIRST_BELOW),
-    as in other reducers: whatever they remove is compiled by no later call. With much
-    headroom, or none measured, the free symbols go first (SCHEDULE)."""
-    if headroom is None or headroom >= GRAPH_FIRST_BELOW:
-        return SCHEDULE
-    return GRAPH_PASSES + tuple(name for name in SCHEDULE if name not in GRAPH_PASSES)
 
 
 @dataclass(frozen=True)
@@ -92,7 +74,8 @@ class Pass:
 
 
 def schedule(names: tuple[str, ...] = SCHEDULE) -> list[Pass]:
-    """Every pass defined in this package, in the order of `names` (`SCHEDULE`, `order`).
+    """The passes defined in this package, those in `names` in that order (all of them, in
+    the order of `SCHEDULE`, by default).
 
     A pass defined but not scheduled, or scheduled but not defined, is a programming
     error: it would silently never run."""
@@ -101,6 +84,6 @@ def schedule(names: tuple[str, ...] = SCHEDULE) -> list[Pass]:
         module = importlib.import_module(f"{__name__}.{info.name}")
         defined = [*getattr(module, "PASSES", []), *filter(None, [getattr(module, "PASS", None)])]
         found.update((p.name, p) for p in defined)
-    if sorted(found) != sorted(names):
-        raise RuntimeError(f"passes defined {sorted(found)} but scheduled {sorted(names)}")
+    if sorted(found) != sorted(SCHEDULE):
+        raise RuntimeError(f"passes defined {sorted(found)} but scheduled {sorted(SCHEDULE)}")
     return [found[name] for name in names]
