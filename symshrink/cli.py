@@ -239,6 +239,15 @@ def minimize(
     confirm: Annotated[
         int, typer.Option(help="more runs that must confirm a slow candidate", min=0)
     ] = Judging.confirm,
+    graph_first: Annotated[
+        bool,
+        typer.Option(
+            "--graph-first",
+            help="where the original ends under 2x its kill point, first shrink the graph "
+            "while it keeps that headroom: faster (the README example 1.7x), but on some "
+            "originals a result with more free symbols (docs/design.md)",
+        ),
+    ] = False,
     progress: Annotated[
         bool, typer.Option(help="show progress: a bar on a terminal, plain lines elsewhere")
     ] = True,
@@ -275,6 +284,7 @@ def minimize(
             signature=not no_signature,
             margin=margin,
             confirm=confirm,
+            graph_first=graph_first,
             progress=progress,
             scheduler=scheduler,
         )

@@ -89,6 +89,7 @@ class Options:
     signature: bool = True
     margin: float | None = None  # None: from the calibration's spread
     confirm: int = Judging.confirm
+    graph_first: bool = False  # the graph passes first, keeping the headroom (graph_first())
     progress: bool = True
     scheduler: str | None = None  # Dask: tcp://HOST:PORT or local:N; None: this machine
 
@@ -370,7 +371,7 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
             max_calls=opts.max_calls,
         )
         reducer.on_call = partial(_show, progress)
-        first_stage = graph_first(oracle)
+        first_stage = graph_first(oracle) if opts.graph_first else None
         first: Reducer | None = None
         if first_stage is not None:  # one stats, journal, history and budget for both stages
             keeper = first_stage[0]
@@ -559,24 +560,24 @@ def _checked(side: Side, check: Reverification) -> Side:
 
 
 GRAPH_FIRST_BELOW = 2.0
-"""The headroom (how far past its kill point the original ends, measured to its end) under
-which the graph passes run first, each edit kept only while the candidate keeps that
-headroom (`graph_first`). Every node they remove then is work the twin and the candidate
-share, compiled by no later call. Above it, a call of that first stage would cost over
-twice one at R, and nothing is measured there (docs/benchmarks.md, tenth session)."""
+"""With `--graph-first`: the headroom (how far past its kill point the original ends,
+measured to its end) under which the graph passes run first (`graph_first`). Above it a
+call of that stage would cost over twice one at R, and nothing is measured there."""
 GRAPH_FIRST_TAG = "graph-first:"  # its verdicts' journal keys: slow at another limit
 
 
 def graph_first(oracle: BaseOracle) -> tuple[CompileOracle, float] | None:
-    """The oracle of the graph passes' first stage, and by how much it raised the limits:
+    """The oracle of `--graph-first`'s first stage, and by how much it raised the limits:
     `oracle` with every limit raised to the original's own time over the margin, so that
-    a graph edit is kept only if it costs the candidate no headroom (what it removed, the
-    twin did too); None where the headroom is not known, too large to pay
-    (GRAPH_FIRST_BELOW), or within the margin.
+    a graph edit is kept only while the candidate keeps the original's ratio; None where
+    the headroom is not known, too large to pay (GRAPH_FIRST_BELOW), or within the margin.
 
-    A graph pass run first at R spends the headroom on the pathology's own nodes where it
-    can: a 24-symbol PythonMod original kept 19 free symbols that way, 16 with the
-    symbols first (docs/benchmarks.md, tenth session)."""
+    Why not by default: the graph passes make every later call cheaper, but what they
+    remove leaves each child's fixed set-up a larger share of every time, so the same pin
+    moves the ratio less and pinning stops sooner. On the README example the stage took
+    83-85 s against 140-145 s to results of the same size; on the seed's family at 16
+    symbols 260 s against 469 s, 8 free symbols against 7; on a 24-symbol PythonMod
+    original no time saved and 19 symbols against 17 (docs/benchmarks.md, tenth session)."""
     timing = oracle.timing()
     headroom = None if timing is None else timing.headroom
     if not isinstance(oracle, CompileOracle) or headroom is None:

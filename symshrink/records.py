@@ -186,6 +186,8 @@ class RunOptions(_Record):
     confirm: int
     max_calls: int | None = None  # runs before --max-calls existed had no such limit
     max_time: float | None = None
+    # runs before --graph-first existed had no such stage, and no such key
+    graph_first: bool | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -415,6 +415,8 @@ def _command(original: str, options: Mapping[str, Any]) -> str:
             words += [] if value else ["--no-signature"]
         elif value is None or value is False or value == {}:
             continue
+        elif value is True:
+            words.append(flag)
         elif name == "torch_settings":
             words += [f"--torch-setting {k}={v}" for k, v in value.items()]
         else:

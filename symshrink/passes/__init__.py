@@ -43,9 +43,9 @@ straight to its floor first, then by halving.
 Every pass spends the same headroom (the original's ratio above R), so what runs first is
 what the result loses most of. The graph passes, run first at R, leave the seed's wide
 sums at the edge with 25-48 of their 64 free symbols (docs/benchmarks.md, sixth session),
-and a 24-symbol PythonMod original with 19 where the symbols first leave 16 (tenth
-session). Where the graph passes may run first at all, they keep the headroom
-(`minimize.graph_first`)."""
+and a 24-symbol PythonMod original with 19 where the symbols first leave 17 (tenth
+session). `--graph-first` runs them first while they keep the original's ratio
+(`minimize.graph_first`), faster on some originals, with more symbols left on others."""
 
 GRAPH_PASSES: tuple[str, ...] = ("drop-outputs", "bypass-nodes")
 """The passes that shrink the graph itself, and with it the twin that every later call is
