@@ -572,12 +572,13 @@ def graph_first(oracle: BaseOracle) -> tuple[CompileOracle, float] | None:
     a graph edit is kept only while the candidate keeps the original's ratio; None where
     the headroom is not known, too large to pay (GRAPH_FIRST_BELOW), or within the margin.
 
-    Why not by default: the graph passes make every later call cheaper, but what they
-    remove leaves each child's fixed set-up a larger share of every time, so the same pin
-    moves the ratio less and pinning stops sooner. On the README example the stage took
-    83-85 s against 140-145 s to results of the same size; on the seed's family at 16
-    symbols 260 s against 469 s, 8 free symbols against 7; on a 24-symbol PythonMod
-    original no time saved and 19 symbols against 17 (docs/benchmarks.md, tenth session)."""
+    Why not by default: the graph passes make every later call cheaper, but even at an
+    unchanged ratio what they remove likely leaves each child's fixed set-up a larger
+    share of every time, so the same pin moves the ratio less and pinning stops sooner.
+    On the README example the stage took 83-85 s against 140-145 s to results of the
+    same size; on the seed's family at 16 symbols 260 s against 469 s, 8 free symbols
+    against 7; on a 24-symbol PythonMod original 646 s against 556 s, 19 symbols against
+    17 (docs/benchmarks.md, tenth session)."""
     timing = oracle.timing()
     headroom = None if timing is None else timing.headroom
     if not isinstance(oracle, CompileOracle) or headroom is None:
