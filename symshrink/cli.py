@@ -242,12 +242,12 @@ def minimize(
     graph_first: Annotated[
         bool,
         typer.Option(
-            "--graph-first",
+            "--graph-first/--no-graph-first",
             help="where the original ends under 2x its kill point, first shrink the graph "
-            "while it keeps that headroom: faster (the README example 1.7x), but on some "
-            "originals a result with more free symbols (docs/design.md)",
+            "while the candidate keeps the original's ratio (the README example 1.7x faster, "
+            "to a result of the same size; docs/design.md)",
         ),
-    ] = False,
+    ] = True,
     progress: Annotated[
         bool, typer.Option(help="show progress: a bar on a terminal, plain lines elsewhere")
     ] = True,

@@ -89,7 +89,7 @@ class Options:
     signature: bool = True
     margin: float | None = None  # None: from the calibration's spread
     confirm: int = Judging.confirm
-    graph_first: bool = False  # the graph passes first, keeping the headroom (graph_first())
+    graph_first: bool = True  # the graph passes first, keeping the headroom (graph_first())
     progress: bool = True
     scheduler: str | None = None  # Dask: tcp://HOST:PORT or local:N; None: this machine
 
@@ -560,25 +560,25 @@ def _checked(side: Side, check: Reverification) -> Side:
 
 
 GRAPH_FIRST_BELOW = 2.0
-"""With `--graph-first`: the headroom (how far past its kill point the original ends,
-measured to its end) under which the graph passes run first (`graph_first`). Above it a
-call of that stage would cost over twice one at R, and nothing is measured there."""
+"""The headroom (how far past its kill point the original ends, measured to its end) under
+which the graph passes run first (`graph_first`; `--no-graph-first` turns it off). Above
+it a call of that stage would cost over twice one at R, and nothing is measured there."""
 GRAPH_FIRST_TAG = "graph-first:"  # its verdicts' journal keys: slow at another limit
 
 
 def graph_first(oracle: BaseOracle) -> tuple[CompileOracle, float] | None:
-    """The oracle of `--graph-first`'s first stage, and by how much it raised the limits:
+    """The oracle of the graph passes' first stage, and by how much it raised the limits:
     `oracle` with every limit raised to the original's own time over the margin, so that
     a graph edit is kept only while the candidate keeps the original's ratio; None where
     the headroom is not known, too large to pay (GRAPH_FIRST_BELOW), or within the margin.
 
-    Why not by default: the graph passes make every later call cheaper, but even at an
-    unchanged ratio what they remove likely leaves each child's fixed set-up a larger
-    share of every time, so the same pin moves the ratio less and pinning stops sooner.
-    On the README example the stage took 83-85 s against 140-145 s to results of the
-    same size; on the seed's family at 16 symbols 260 s against 469 s, 8 free symbols
-    against 7; on a 24-symbol PythonMod original 646 s against 556 s, 19 symbols against
-    17 (docs/benchmarks.md, tenth session)."""
+    The graph passes make every later call cheaper. Run first at R they spend the headroom
+    on the pathology's own nodes where they can; kept at the original's ratio, their
+    results fell within the symbols-first order's own run-to-run spread: the README
+    example 83-85 s against 140-145 s, 5 free symbols both; torch.compile's 16-symbol
+    backward repro 170-260 s against 469 s, 7-8 symbols against 7; a 24-symbol
+    PythonMod original 551-646 s against 556-590 s, 19 symbols against 17-19
+    (docs/benchmarks.md, tenth session)."""
     timing = oracle.timing()
     headroom = None if timing is None else timing.headroom
     if not isinstance(oracle, CompileOracle) or headroom is None:

@@ -413,10 +413,10 @@ def _command(original: str, options: Mapping[str, Any]) -> str:
         flag = "--" + name.replace("_", "-")
         if name == "signature":
             words += [] if value else ["--no-signature"]
+        elif name == "graph_first":  # None: a run from before the stage existed, without it
+            words += [] if value else ["--no-graph-first"]
         elif value is None or value is False or value == {}:
             continue
-        elif value is True:
-            words.append(flag)
         elif name == "torch_settings":
             words += [f"--torch-setting {k}={v}" for k, v in value.items()]
         else:

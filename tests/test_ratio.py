@@ -398,12 +398,12 @@ def test_graph_first_runs_a_narrow_originals_graph_passes_first_keeping_its_head
     repro: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """16 symbols at 0.02 s each: 1 + 0.02 * 256 = 6.12 s, 1.53x its 4 s kill point (R = 4
-    x a 1 s twin, no margin). With --graph-first the graph passes run first, judged at
-    1.53x every limit: a graph edit costs nothing here (the cost is the symbols'), so all
-    of them stay slow there. Without it, or for a never-ending original (its headroom not
+    x a 1 s twin, no margin). The graph passes run first, judged at 1.53x every limit: a
+    graph edit costs nothing here (the cost is the symbols'), so all of them stay slow
+    there. With --no-graph-first, or for a never-ending original (its headroom not
     known), no such stage."""
     runner = WidthRunner(cost_s=0.02)
-    narrow = _minimize(repro, tmp_path / "n.py", runner, monkeypatch, max_calls=3, graph_first=True)
+    narrow = _minimize(repro, tmp_path / "n.py", runner, monkeypatch, max_calls=3)
     assert narrow.graph_first == pytest.approx(6.12 / 4.0, rel=1e-3)
     assert next(iter(narrow.per_pass)) in GRAPH_PASSES  # what the reducer ran first
     raised = 4.0 * 6.12 / 4.0 * 1.1  # a candidate's twin x R x the factor, + the band
@@ -413,10 +413,10 @@ def test_graph_first_runs_a_narrow_originals_graph_passes_first_keeping_its_head
     assert f'"key": "{minimize_mod.GRAPH_FIRST_TAG}' in journal
     assert narrow.options.graph_first
     runner = WidthRunner(cost_s=0.02)
-    default = _minimize(repro, tmp_path / "d.py", runner, monkeypatch, max_calls=3)
-    assert default.graph_first is None and next(iter(default.per_pass)) == SCHEDULE[0]
+    off = _minimize(repro, tmp_path / "d.py", runner, monkeypatch, max_calls=3, graph_first=False)
+    assert off.graph_first is None and next(iter(off.per_pass)) == SCHEDULE[0]
     runner = WidthRunner(endless=16)
-    wide = _minimize(repro, tmp_path / "w.py", runner, monkeypatch, max_calls=3, graph_first=True)
+    wide = _minimize(repro, tmp_path / "w.py", runner, monkeypatch, max_calls=3)
     assert wide.graph_first is None and next(iter(wide.per_pass)) == SCHEDULE[0]
 
 

@@ -298,4 +298,6 @@ def test_the_minimize_command_is_rebuilt_from_the_recorded_options() -> None:
         "symshrink minimize r.py --no-signature --torch-setting a.b=1 --max-calls 3"
     )
     assert _command("r.py", {"signature": True, "resume": False}) == "symshrink minimize r.py"
-    assert _command("r.py", {"graph_first": True}) == "symshrink minimize r.py --graph-first"
+    assert _command("r.py", {"graph_first": True}) == "symshrink minimize r.py"
+    for off in (False, None):  # None: recorded before the graph stage existed
+        assert _command("r.py", {"graph_first": off}) == "symshrink minimize r.py --no-graph-first"

@@ -42,10 +42,10 @@ straight to its floor first, then by halving.
 
 Every pass spends the same headroom (the original's ratio above R), so what runs first is
 what the result loses most of. The graph passes, run first at R, leave the seed's wide
-sums at the edge with 25-48 of their 64 free symbols (docs/benchmarks.md, sixth session),
-and a 24-symbol PythonMod original with 19 where the symbols first leave 17 (tenth
-session). `--graph-first` runs them first while they keep the original's ratio
-(`minimize.graph_first`), faster on some originals, with more symbols left on others."""
+sums at the edge with 25-48 of their 64 free symbols (docs/benchmarks.md, sixth session).
+Where the original's headroom is known and small, `minimize.graph_first` runs them first
+as a stage of their own, an edit kept only while the candidate keeps the original's
+ratio (tenth session)."""
 
 GRAPH_PASSES: tuple[str, ...] = ("drop-outputs", "bypass-nodes")
 """The passes that shrink the graph itself, and with it the twin that every later call is
