@@ -576,7 +576,7 @@ def graph_first(oracle: BaseOracle) -> tuple[CompileOracle, float] | None:
     on the pathology's own nodes where they can; kept at the original's ratio, their
     results fell within the symbols-first order's own run-to-run spread: the README
     example 83-85 s against 140-145 s, 5 free symbols both; torch.compile's 16-symbol
-    backward repro 170-260 s against 469 s, 7-8 symbols against 7; a 24-symbol
+    backward repro 170-260 s against 469 s, 7-8 symbols both; a 24-symbol
     PythonMod original 551-646 s against 556-590 s, 19 symbols against 17-19
     (docs/benchmarks.md, tenth session)."""
     timing = oracle.timing()
