@@ -371,19 +371,16 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
             max_calls=opts.max_calls,
         )
         reducer.on_call = partial(_show, progress)
-        first_stage = graph_first(oracle) if opts.graph_first else None
+        stage = graph_first(oracle) if opts.graph_first else None
         first: Reducer | None = None
-        if first_stage is not None:  # one stats, journal, history and budget for both stages
-            keeper = first_stage[0]
-            first = Reducer(
+        raised: float | None = None  # by how much the graph stage raised the limits
+        if stage is not None:  # the same reducer (journal, history, budget, one stats)
+            keeper, raised = stage
+            first = replace(
+                reducer,
                 test=lambda repro: keeper(render(repro)),
                 passes=schedule(GRAPH_PASSES),
-                jobs=oracle.jobs,
-                journal=journal,
                 tag=GRAPH_FIRST_TAG,
-                on_improve=improved,
-                on_call=reducer.on_call,
-                max_calls=opts.max_calls,
                 stats=reducer.stats,
             )
 
@@ -428,7 +425,7 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
         record = replace(
             record,
             oracle_calls_total=len(journal) - 1,
-            graph_first=None if first_stage is None else round(first_stage[1], 3),
+            graph_first=None if raised is None else round(raised, 3),
         )
         if check is not None:
             record = replace(
@@ -579,9 +576,11 @@ def graph_first(oracle: BaseOracle) -> tuple[CompileOracle, float] | None:
     backward repro 170-260 s against 469 s, 7-8 symbols both; a 24-symbol
     PythonMod original 551-646 s against 556-590 s, 19 symbols against 17-19
     (docs/benchmarks.md, tenth session)."""
+    if not isinstance(oracle, CompileOracle):
+        return None
     timing = oracle.timing()
-    headroom = None if timing is None else timing.headroom
-    if not isinstance(oracle, CompileOracle) or headroom is None:
+    headroom = timing.headroom
+    if headroom is None:
         return None
     factor = headroom / (1 + timing.margin)
     if not (factor > 1 and headroom < GRAPH_FIRST_BELOW):

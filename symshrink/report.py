@@ -406,15 +406,16 @@ def _reproduce(run: MinimizeRun) -> str:
     return "\n".join(lines)
 
 
+_ON_BY_DEFAULT = ("signature", "graph_first")  # options whose flag is their --no-X
+
+
 def _command(original: str, options: Mapping[str, Any]) -> str:
     """The minimize command line the run's recorded options spell."""
     words = ["symshrink", "minimize", original]
     for name, value in options.items():
         flag = "--" + name.replace("_", "-")
-        if name == "signature":
-            words += [] if value else ["--no-signature"]
-        elif name == "graph_first":  # None: a run from before the stage existed, without it
-            words += [] if value else ["--no-graph-first"]
+        if name in _ON_BY_DEFAULT:  # None: a run from before the option, which had it off
+            words += [] if value else [f"--no-{name.replace('_', '-')}"]
         elif value is None or value is False or value == {}:
             continue
         elif name == "torch_settings":
