@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from symshrink.minimize import Options, minimize
+from symshrink.minimizing import Options, minimize
 from symshrink.repro.parse import parse_file
 from tests.fixtures_gen import generate
 from tests.planted import choose_planted

@@ -262,8 +262,8 @@ def minimize(
     ] = None,
 ) -> None:
     """Shrink a repro while its compile stays slow (or while --test says yes)."""
-    from symshrink.minimize import Options
-    from symshrink.minimize import minimize as run_minimize
+    from symshrink.minimizing import Options
+    from symshrink.minimizing import minimize as run_minimize
 
     outcome = run_minimize(
         Options(
@@ -714,7 +714,7 @@ def capture(
 ) -> None:
     """Run a torch.compile program; write each compiled graph's after-aot repro (even for
     a compile stopped at --timeout) and say where the compile time went."""
-    from symshrink import capture as capturing
+    from symshrink import capturing
 
     outcome = capturing.capture(
         capturing.Options(

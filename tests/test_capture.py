@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from symshrink.capture import LogReader
+from symshrink.capturing import LogReader
 from symshrink.oracle.procs import group_members, python_env, read_stat
 from symshrink.repro.parse import parse_file
 

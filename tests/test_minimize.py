@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from symshrink.minimize import SCRATCH_PREFIXES, prepare_work
+from symshrink.minimizing import SCRATCH_PREFIXES, prepare_work
 from symshrink.repro.parse import parse_file
 
 pytestmark = pytest.mark.torch  # fixtures are written by torch

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import symshrink.minimize as minimize_mod
+import symshrink.minimizing as minimize_mod
 from symshrink.baseline import control, static_twin
 from symshrink.oracle import Calibration, CompileOracle, Judging
 from symshrink.oracle.profile import Profile

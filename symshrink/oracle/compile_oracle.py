@@ -260,7 +260,7 @@ class CompileOracle(BaseOracle):
         kill_at = threshold_s * (1 + self.margin)
         # The first of the k runs goes on longer: its vote is the same (still compiling
         # at the kill point = slow); it measures how far past its kill point the original
-        # ends (its headroom: minimize.graph_first), and its samples are the guard's
+        # ends (its headroom: minimizing.graph_first), and its samples are the guard's
         # reference if the others are stopped. If they finish, it finishes with them.
         # At least one run is stopped at the kill point: with k = 1 the longer one is extra.
         until = min(REFERENCE_FACTOR * kill_at, self._timeout())
