@@ -6,9 +6,9 @@ prefix and a JSON envelope on one line (`{KIND: metadata, "frame_id", "frame_com
 "attempt", "has_payload": md5 of the payload}`), then the payload's lines, each indented
 by a tab; the handler flushes after every record. Inductor's `fx_graph_runnable` artifact
 is `save_graph_repro`'s text, logged in `codegen_and_compile` before the post-grad
-passes, lowering, scheduling and codegen (here ~30 ms after the graph's `inductor_compile`
-began and 55 s before it ended, on a 16-symbol graph): a graph's repro is on disk while
-Inductor still works on it, and a program stopped then keeps it. The times are the
+passes, lowering, scheduling and codegen (on `tests/capture_prog.py floordiv`, ~30 ms
+after the graph's `inductor_compile` began and 55 s before it ended): a graph's repro is on
+disk while Inductor still works on it, and a program stopped then keeps it. The times are the
 `chromium_event` records (`dynamo_timed` begin / end pairs, wall clock): a frame's
 `dynamo` span, its `backend_compile` (AOTAutograd and Inductor) and each graph's
 `inductor_compile`. `compilation_metrics` carries the same totals, but only once a frame

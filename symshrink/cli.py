@@ -194,7 +194,7 @@ def minimize(
             "-j",
             "--jobs",
             help="candidates judged at once (1 already keeps a second core busy with each "
-            "candidate's twin and close-call re-run; on 2 cores -j 2 was slower)",
+            "candidate's twin and close-call re-run: more pays only with more cores)",
             min=1,
         ),
     ] = 1,
@@ -244,8 +244,8 @@ def minimize(
         typer.Option(
             "--graph-first/--no-graph-first",
             help="where the original ends under 2x its kill point, first shrink the graph "
-            "while the candidate keeps the original's ratio (the README example 1.7x faster, "
-            "to a result of the same size; docs/design.md)",
+            "while the candidate keeps the original's ratio (every later call compiles a "
+            "smaller graph; docs/usage.md)",
         ),
     ] = True,
     progress: Annotated[

@@ -571,11 +571,8 @@ def graph_first(oracle: BaseOracle) -> tuple[CompileOracle, float] | None:
 
     The graph passes make every later call cheaper. Run first at R they spend the headroom
     on the pathology's own nodes where they can; kept at the original's ratio, their
-    results fell within the symbols-first order's own run-to-run spread: the README
-    example 83-85 s against 140-145 s, 5 free symbols both; torch.compile's 16-symbol
-    backward repro 170-260 s against 469 s, 7-8 symbols both; a 24-symbol
-    PythonMod original 551-646 s against 556-590 s, 19 symbols against 17-19
-    (docs/benchmarks.md, tenth session)."""
+    results stay within the symbols-first order's own run-to-run spread, in less time
+    (`benchmarks/checkouts.py` with and without `--no-graph-first`, docs/benchmarks.md)."""
     if not isinstance(oracle, CompileOracle):
         return None
     timing = oracle.timing()

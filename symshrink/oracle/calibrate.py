@@ -37,13 +37,14 @@ log = logging.getLogger(__name__)
 
 NOISE_WIDTH = 1.7
 """The default margin in standard deviations of one control run: about the range that 3
-runs span on average, the margin's measure before the twin ran 5 times at calibration.
-Taken from 5 runs, the standard deviation moves less than the range of 3 (on the noisy
-machine of docs/benchmarks.md, p10-p90 0.13-0.35 against 0.09-0.44 for the same noise)."""
+runs span on average. Taken from 5 runs, the standard deviation moves less than the range
+of 3 (`benchmarks/margin_noise.py` on a noisy machine: p10-p90 0.13-0.35 against
+0.09-0.44 for the same noise)."""
 
 DEFAULT_RATIO = 4.0
-"""R: the README example is 5.8-7.8x its twin, the 64-symbol backward repro > 50x; a
-candidate that keeps 4x keeps the pathology well above the noise (docs/benchmarks.md)."""
+"""R: the README example is 7-8x its twin (`benchmarks/verdict_measure.py`), the 64-symbol
+backward repro over 35x (`benchmarks/seed.py`); a candidate that keeps 4x keeps the
+pathology well above the noise."""
 
 
 class CalibrationError(RuntimeError):

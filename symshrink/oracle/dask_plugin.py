@@ -1,12 +1,13 @@
 """The Dask worker plugin that gives each worker a warm pool (imports `distributed`).
 
-Without it every call on a worker starts a fresh interpreter and imports torch (~11 s on a
-busy worker, against a 0.05 s fork from the local warm pool). The plugin starts a
-`WarmPool` of the worker's thread count when the worker starts (a worker restarted by its
-nanny gets a new one) and closes it with the worker; `dask_runner.WorkerPool` hands it the
-tasks. A worker that is SIGKILLed closes nothing: its warm workers see their stdin close
-and exit, killing their candidates. The pool's folder is made in the worker's own
-directory, which Dask removes with the worker, closed or not.
+Without it every call on a worker starts a fresh interpreter and imports torch (over a
+second a call, against a 0.05 s fork from a warm pool: `benchmarks/dask_warm.py`). The
+plugin starts a `WarmPool` of the worker's thread count when the worker starts (a worker
+restarted by its nanny gets a new one) and closes it with the worker;
+`dask_runner.WorkerPool` hands it the tasks. A worker that is SIGKILLed closes nothing:
+its warm workers see their stdin close and exit, killing their candidates. The pool's
+folder is made in the worker's own directory, which Dask removes with the worker, closed
+or not.
 """
 
 from __future__ import annotations

@@ -8,12 +8,13 @@ it runs here, a child in its own process group killed at the threshold, and the 
 back. The verdict cache and the journal stay with the client.
 
 For the compile oracle each worker holds a warm pool (`WarmPoolPlugin`, `WorkerPool`):
-torch is imported once per worker, not once per call (~11 s on a busy worker).
+torch is imported once per worker, not once per call (`benchmarks/dask_warm.py`).
 
 A worker that dies mid-task costs a retry: the scheduler reschedules its tasks on the other
 workers (a task whose workers died more than `distributed.scheduler.allowed-failures` times,
-3 by default, fails with `KilledWorker`). The candidate it was running has a session of its
-own and outlives it, so the next task that starts on that host kills it (`reap_orphans`).
+3 by default, fails with `KilledWorker`). The candidate it was running is in a POSIX
+session of its own (`setsid`) and outlives it, so the next task that starts on that host
+kills it (`reap_orphans`).
 A task the client no longer wants (it cancelled it, closed, or died) kills its candidate
 (`_killed_when_cancelled`): Dask cannot stop a running task, only forget its result.
 

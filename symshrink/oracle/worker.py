@@ -37,7 +37,7 @@ def thread_count() -> int:
 def probe_vec_isa() -> None:
     """Run Inductor's CPU vector-ISA probe once, so that no child pays it.
 
-    It compiles a C++ test program (~5 s here, with the `vec_isa_ok=True` that
+    It compiles a C++ test program (seconds, with the `vec_isa_ok=True` that
     `symshrink.retrace` sets) and caches the answer in-process (`functools.cache`): forked
     children inherit it. The answer describes the machine, not the candidate.
     """

@@ -41,11 +41,11 @@ shrinking hints last (once the others are done: it cannot reopen them), each hin
 straight to its floor first, then by halving.
 
 Every pass spends the same headroom (the original's ratio above R), so what runs first is
-what the result loses most of. The graph passes, run first at R, leave the seed's wide
-sums at the edge with 25-48 of their 64 free symbols (docs/benchmarks.md, sixth session).
-Where the original's headroom is known and small, `minimizing.graph_first` runs them first
-as a stage of their own, an edit kept only while the candidate keeps the original's
-ratio (tenth session)."""
+what the result loses most of. The graph passes, run first at R, leave the 64-symbol
+seed's wide sums at the edge with 25-48 of their free symbols (`benchmarks/seed.py` on a
+schedule with them first). Where the original's headroom is known and small,
+`minimizing.graph_first` runs them first as a stage of their own, an edit kept only while
+the candidate keeps the original's ratio."""
 
 GRAPH_PASSES: tuple[str, ...] = ("drop-outputs", "bypass-nodes")
 """The passes that shrink the graph itself, and with it the twin that every later call is
