@@ -12,9 +12,9 @@ torch is imported once per worker, not once per call (`benchmarks/dask_warm.py`)
 
 A worker that dies mid-task costs a retry: the scheduler reschedules its tasks on the other
 workers (a task whose workers died more than `distributed.scheduler.allowed-failures` times,
-3 by default, fails with `KilledWorker`). The candidate it was running is in a POSIX
-session of its own (`setsid`) and outlives it, so the next task that starts on that host
-kills it (`reap_orphans`).
+3 by default, fails with `KilledWorker`). The candidate it was running was started with
+`setsid`, outside the worker's process group, and outlives it, so the next task that starts
+on that host kills it (`reap_orphans`).
 A task the client no longer wants (it cancelled it, closed, or died) kills its candidate
 (`_killed_when_cancelled`): Dask cannot stop a running task, only forget its result.
 
