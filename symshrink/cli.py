@@ -575,6 +575,31 @@ def corpus_sympy_repro(
             )
 
 
+@app.command()
+def program(
+    repro: ReproPath,
+    out: Annotated[
+        Path | None,
+        typer.Option("-o", "--out", help=_with_default("output script", "NAME.program.py")),
+    ] = None,
+    torch_setting: TorchSettings = None,
+) -> None:
+    """Write the repro as a short torch.compile program (public torch API, no symshrink) that
+    compiles it with dynamic and with static shapes and prints both CPU times."""
+    from symshrink.files import atomic_write
+    from symshrink.program import program_path, render_program
+
+    target = out or program_path(repro)
+    if target.resolve() == repro.resolve():
+        raise ReproError("the program would overwrite its own repro", target)
+    model = parse_file(repro)
+    text = render_program(
+        model, repro.name.removesuffix(".py"), repro.name, _settings(torch_setting or [])
+    )
+    atomic_write(target, text)
+    typer.echo(target)
+
+
 @app.command(
     "sympy-repro",
     epilog="Exit codes: 0 a script written, 1 the capture failed, 2 bad input or option.",

@@ -71,6 +71,7 @@ __all__ = [
     "python_str",
     "substitute",
     "symbol",
+    "symint_str",
     "torch_str",
 ]
 
@@ -720,6 +721,62 @@ class _PythonPrinter(_TorchPrinter):
         return f"(not {self._print(expr.args[0])})"
 
 
+class _SymIntPrinter(_PythonPrinter):
+    """python_str's text computing with torch SymInts through public torch API.
+
+    Where plain Python would branch on a value (`max`, `min`, `if`, `and`, `not`, `int()`)
+    a SymInt guards on its hint and the expression is gone, so those go through torch's
+    symbolic functions instead; everything else reads as python_str (and as torch) prints it.
+    """
+
+    def _nested(self, fn: str, expr: sympy.Basic) -> str:
+        return functools.reduce(lambda a, b: f"{fn}({a}, {b})", map(self._print, expr.args))
+
+    def _print_Max(self, expr: sympy.Basic) -> str:
+        return self._nested("torch.sym_max", expr)
+
+    def _print_Min(self, expr: sympy.Basic) -> str:
+        return self._nested("torch.sym_min", expr)
+
+    def _print_Where(self, expr: sympy.Basic) -> str:
+        return self._call("torch.sym_ite", expr)
+
+    def _print_Piecewise(self, expr: sympy.Basic) -> str:
+        *pairs, (last, default) = expr.args
+        if default is not sympy.true:
+            raise ExprError("a Piecewise without a default has no SymInt form")
+        out = self._print(last)
+        for value, cond in reversed(pairs):
+            out = f"torch.sym_ite({self._print(cond)}, {self._print(value)}, {out})"
+        return out
+
+    def _print_And(self, expr: sympy.Basic) -> str:
+        return self._infix(expr, "&")
+
+    def _print_Or(self, expr: sympy.Basic) -> str:
+        return self._infix(expr, "|")
+
+    def _print_Not(self, expr: sympy.Basic) -> str:
+        return self._call("torch.sym_not", expr)
+
+    def _print_FloorToInt(self, expr: sympy.Basic) -> str:
+        return self._call("math.floor", expr)
+
+    def _print_CeilToInt(self, expr: sympy.Basic) -> str:
+        return self._call("math.ceil", expr)
+
+    def _print_TruncToInt(self, expr: sympy.Basic) -> str:
+        return self._call("torch.sym_int", expr)
+
+    def _print_LShift(self, expr: sympy.Basic) -> str:
+        a, b = (self._atom(x) for x in expr.args)
+        return f"({a}*2**{b})"
+
+    def _print_RShift(self, expr: sympy.Basic) -> str:
+        a, b = (self._atom(x) for x in expr.args)
+        return f"({a}//2**{b})"
+
+
 def _is_wrapped(text: str) -> bool:
     """True if `text` is one parenthesized group or call: `(a + b)`, `max(a, b)`."""
     text = text.lstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789")
@@ -750,14 +807,34 @@ def python_str(expr: sympy.Basic) -> str:
     Raises ExprError for nodes `evaluate` does not support and for
     IsNonOverlappingAndDenseIndicator (no plain-Python form).
     """
+    _check_printable(expr, "plain-Python")
+    return _PythonPrinter().doprint(expr)
+
+
+def symint_str(expr: sympy.Basic) -> str:
+    """Text that computes `expr` with torch SymInts for symbols, through public torch API
+    (`torch`, and `math` for FloorToInt / CeilToInt), so that torch traces the expression
+    instead of guarding on a value: `torch.sym_max` for Max, `torch.sym_ite` for Where and
+    Piecewise, `&` / `|` / `torch.sym_not` on conditions; otherwise as `python_str`.
+
+    ModularIndexing prints as `((a//b) % c)`, its value; torch builds a FloorDiv and a
+    (Python)Mod from that, not its own ModularIndexing, which no public API makes.
+    Raises ExprError for nodes `evaluate` does not support, for
+    IsNonOverlappingAndDenseIndicator and for a Piecewise without a default.
+    """
+    _check_printable(expr, "SymInt")
+    return _SymIntPrinter().doprint(expr)
+
+
+def _check_printable(expr: sympy.Basic, form: str) -> None:
+    """ExprError for a node the Python printers cannot write (or `evaluate` not evaluate)."""
     for node in sympy.preorder_traversal(expr):
         if node.is_Symbol or node.is_Integer or isinstance(node, ExprCondPair):
             continue
         if node is sympy.true or node is sympy.false or isinstance(node, sympy.Piecewise):
             continue
         if _op_name(node) == "IsNonOverlappingAndDenseIndicator":
-            raise ExprError("IsNonOverlappingAndDenseIndicator has no plain-Python form")
-    return _PythonPrinter().doprint(expr)
+            raise ExprError(f"IsNonOverlappingAndDenseIndicator has no {form} form")
 
 
 # --------------------------------------------------------------------------- parsing

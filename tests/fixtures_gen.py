@@ -483,6 +483,25 @@ def _reader_forms(env: _Env) -> _Built:
     )
 
 
+def _unbacked_scale(env: _Env) -> _Built:
+    """An unbacked symbol (``u0``, what ``.item()`` makes) in a derived SymInt beside backed
+    ones: ``k = u0 + s_a + s_b``, the length of an ``arange``, and a cat scaled by ``u0``.
+    ``torch.fx.symbolic_trace`` (torch-level calls, as reader_forms): make_fx cannot take an
+    unbacked SymInt as an input."""
+    import torch
+    import torch.fx
+
+    x, y = env.tensor([1000]), env.tensor([1003])
+    env.check_distinct(2)
+    u = env.shape_env.create_unbacked_symint()
+    k = u + x.shape[0] + y.shape[0]
+
+    def forward(x, y, u, k):
+        return (torch.cat([x, y]) * u, torch.arange(k, dtype=torch.float32))
+
+    return _Built(gm=torch.fx.symbolic_trace(forward), args=[x, y, u, k], params={})
+
+
 def _halves(env: _Env, n: int, base: int, step: int) -> tuple[list[Any], int, Any, Any]:
     """N dynamic 1-D inputs; the sums of their first and second halves."""
     xs = [env.tensor([base + step * i]) for i in range(n)]
@@ -864,7 +883,9 @@ SLOW_FAMILIES: dict[str, Callable[..., _Built]] = {
     "split_reverse": _split_reverse,
     "aot_frames_outer": _aot_frames_outer,
 }
-_ALL_FAMILIES: dict[str, Callable[..., _Built]] = {**FAMILIES, **SLOW_FAMILIES}
+# Inputs of golden files (tests/golden/), generated on demand too and kept in the repository.
+GOLDEN_FAMILIES: dict[str, Callable[..., _Built]] = {"unbacked_scale": _unbacked_scale}
+_ALL_FAMILIES: dict[str, Callable[..., _Built]] = {**FAMILIES, **SLOW_FAMILIES, **GOLDEN_FAMILIES}
 
 # (family, params) of generate_all; names carry ``_n{n}`` where the family has n.
 STANDARD_SET: tuple[tuple[str, dict[str, Any]], ...] = (

@@ -8,6 +8,7 @@ the node-level reduction torch's fx_minifier does, on text, with `ast` and no to
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
@@ -152,20 +153,91 @@ def inline_params(module_source: str, values: Mapping[str, int]) -> str:
     for stmt in fn.body:
         if _is_release(stmt):
             continue  # `primals_1 = None` would assign to a literal now
-        body.append(_Inline(values).visit(stmt))
+        body.append(_Substitute(_literals(values)).visit(stmt))
     fn.body = body
     return ast.unparse(ast.fix_missing_locations(tree))
 
 
-class _Inline(ast.NodeTransformer):
-    """Reads of the given names become integer constants."""
+def forward_lines(module_source: str, reads: Mapping[str, int | str]) -> list[str]:
+    """forward's statements as lines of code (the return included), without FX's release
+    lines, each read of a name in `reads` an integer literal or another name instead.
 
-    def __init__(self, values: Mapping[str, int]) -> None:
+    FX writes SymInt arithmetic one operation a line (`add_57 = primals_1 + primals_3`,
+    `add_59 = add_57 + primals_5`, ...). A step read only once, by the next step of such a
+    chain, is written into it (`add_59 = primals_1 + primals_3 + primals_5`): the same
+    syntax tree, so Python evaluates, and torch traces, the same operations in the same
+    order, in one line instead of one per operation.
+    """
+    _, fn = _editable_forward(module_source)
+    body = [_Substitute(_literals(reads)).visit(s) for s in fn.body if not _is_release(s)]
+    return [ast.unparse(s) for s in _chained(body)]
+
+
+def _chained(body: list[ast.stmt]) -> list[ast.stmt]:
+    """`body` with each arithmetic step read once, by an arithmetic step, written into it."""
+    reads = Counter(
+        n.id
+        for s in body
+        for n in ast.walk(s)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    )
+    steps: dict[str, ast.expr] = {}
+    out: list[ast.stmt] = []
+    for stmt in body:
+        name = _node_name(stmt)
+        if name is not None and _is_arithmetic(stmt.value):  # type: ignore[attr-defined]
+            value = _Substitute(steps).visit(stmt.value)  # type: ignore[attr-defined]
+            if reads[name] == 1 and _read_by_arithmetic(name, body):
+                steps[name] = value
+                continue
+            stmt.value = value  # type: ignore[attr-defined]
+        out.append(stmt)
+    return out
+
+
+def _is_arithmetic(node: ast.expr) -> bool:
+    """Python arithmetic on names and literals only: FX's SymInt operations."""
+    return isinstance(node, ast.BinOp | ast.UnaryOp) and all(
+        isinstance(
+            n,
+            ast.BinOp
+            | ast.UnaryOp
+            | ast.Name
+            | ast.Constant
+            | ast.operator
+            | ast.unaryop
+            | ast.expr_context,
+        )
+        for n in ast.walk(node)
+    )
+
+
+def _read_by_arithmetic(name: str, body: list[ast.stmt]) -> bool:
+    return any(
+        _node_name(s) is not None
+        and _is_arithmetic(s.value)  # type: ignore[attr-defined]
+        and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(s.value))  # type: ignore[attr-defined]
+        for s in body
+    )
+
+
+def _literals(values: Mapping[str, int | str]) -> dict[str, ast.expr]:
+    """Integers as literals, text as names."""
+    return {
+        k: ast.Name(v, ast.Load()) if isinstance(v, str) else ast.Constant(v)
+        for k, v in values.items()
+    }
+
+
+class _Substitute(ast.NodeTransformer):
+    """Reads of the given names become the given expressions."""
+
+    def __init__(self, values: Mapping[str, ast.expr]) -> None:
         self.values = values
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if isinstance(node.ctx, ast.Load) and node.id in self.values:
-            return ast.copy_location(ast.Constant(self.values[node.id]), node)
+            return self.values[node.id]
         return node
 
 

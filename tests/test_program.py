@@ -1,0 +1,249 @@
+"""The torch.compile program: what it says (golden files), the width family it runs at,
+that it needs only torch and the standard library, and that it compiles in both modes.
+
+The golden inputs in tests/golden/program/ were written by torch's own writer
+(`python tests/fixtures_gen.py tests/golden/program --family F [--n N]` for floordiv_sum
+n 4, aot_frames_outer n 4 and unbacked_scale); after a deliberate change to the program's
+text, `python -m tests.test_program` writes the expected files again (then read the diff).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import runpy
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from symshrink.errors import ReproError
+from symshrink.expr import OP_NAMES, evaluate, parse_expr, symint_str
+from symshrink.program import program_path, render_program
+from symshrink.repro.model import SymIntInput
+from symshrink.repro.parse import parse_file
+from symshrink.repro.source import forward_lines
+from symshrink.widths import at_width, knob
+
+GOLDEN = Path(__file__).parent / "golden" / "program"
+CASES = ("floordiv_sum_n4", "aot_frames_outer_n4", "unbacked_scale")
+CORPUS = Path(__file__).parents[1] / "corpora"
+ENTRIES = sorted(p.name for p in CORPUS.iterdir() if (p / "case.json").is_file())
+
+
+def rendered(name: str) -> str:
+    return render_program(parse_file(GOLDEN / f"{name}.py"), name, f"{name}.py")
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_program_reads_as_its_golden_file(name: str) -> None:
+    assert rendered(name) == (GOLDEN / f"{name}.program.py").read_text()
+
+
+def test_the_golden_files_show_what_they_are_for() -> None:
+    """A derived-shape tensor rebuilt from a flat input, an unbacked symbol from .tolist(),
+    SymInt arithmetic chains in one line, the widest sum named once."""
+    aot, unbacked, plain = (
+        rendered(n) for n in ("aot_frames_outer_n4", "unbacked_scale", CASES[0])
+    )
+    assert "flat.as_strided(*layout)" in aot and "def derived(" in aot
+    assert "items.tolist()" in unbacked and "capture_scalar_outputs = True" in unbacked
+    assert "ITEMS = {'u0': 7}" in unbacked
+    assert "+ sum([t.size(0) for t in more])" in plain and "def derived(" not in plain
+    assert " = None" not in plain.split("def inputs")[0]  # FX's release lines are gone
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_every_corpus_program_is_under_100_lines(entry: str) -> None:
+    text = render_program(parse_file(CORPUS / entry / "minimal.py"), entry, "minimal.py")
+    assert len(text.splitlines()) < 100
+
+
+def _imports(text: str) -> set[str]:
+    tree = ast.parse(text)
+    names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    names |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    return {name.split(".")[0] for name in names}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_program_imports_only_torch_and_the_standard_library(name: str) -> None:
+    imported = _imports(rendered(name))
+    assert "torch" in imported
+    assert imported - {"torch"} <= sys.stdlib_module_names, imported
+
+
+def test_equal_hints_of_distinct_symbols_are_refused() -> None:
+    """Dynamo would make them one symbol (duck sizing): the program would not be the repro."""
+    model = parse_file(GOLDEN / "floordiv_sum_n4.py")
+    first, second = sorted(model.hints)[:2]
+    same = model.replace(hints={**model.hints, second: model.hints[first]})
+    with pytest.raises(ReproError, match=r"same hint .*duck sizing"):
+        render_program(same)
+
+
+def test_program_path() -> None:
+    assert program_path(Path("d/x.min.py")) == Path("d/x.program.py")
+    assert program_path(Path("d/x.py")) == Path("d/x.program.py")
+
+
+def test_the_command_writes_the_program_beside_the_repro(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from symshrink.cli import app
+
+    repro = tmp_path / "unbacked_scale.py"
+    repro.write_text((GOLDEN / "unbacked_scale.py").read_text())
+    result = CliRunner().invoke(app, ["program", str(repro)])
+    assert result.exit_code == 0, result.output
+    written = tmp_path / "unbacked_scale.program.py"
+    assert result.output.strip() == str(written)
+    assert written.read_text() == rendered("unbacked_scale")
+    setting = ["program", str(repro), "-o", str(tmp_path / "p.py"), "--torch-setting"]
+    result = CliRunner().invoke(app, [*setting, "torch._inductor.config.max_fusion_size=8"])
+    assert "torch._inductor.config.max_fusion_size = 8" in (tmp_path / "p.py").read_text()
+    onto = CliRunner().invoke(app, ["program", str(repro), "-o", str(repro)])
+    assert isinstance(onto.exception, ReproError) and "overwrite" in str(onto.exception)
+    (tmp_path / "bad.py").write_text("x = (\n")
+    bad = CliRunner().invoke(app, ["program", str(tmp_path / "bad.py")])
+    assert isinstance(bad.exception, ReproError)  # main() prints it on one line, exit 2
+
+
+FORWARD = """
+class Repro(torch.nn.Module):
+    def forward(self, a, b, c, t):
+        sub = a - b;  a = None
+        add_1 = c - sub;  sub = None
+        add_2 = add_1 * 2;  add_1 = None
+        mul = add_2 * b
+        slice_1 = torch.ops.aten.slice.Tensor(t, 0, add_2, mul);  t = add_2 = mul = None
+        return (slice_1,)
+"""
+
+
+def test_forward_lines_write_each_symint_chain_in_one_line() -> None:
+    """A step read once, by the next arithmetic step, is written into it (the same syntax
+    tree: the same operations in the same order); one read elsewhere keeps its line."""
+    assert forward_lines(FORWARD, {"b": "s0", "c": 7}) == [
+        "add_2 = (7 - (a - s0)) * 2",
+        "mul = add_2 * s0",
+        "slice_1 = torch.ops.aten.slice.Tensor(t, 0, add_2, mul)",
+        "return (slice_1,)",
+    ]
+
+
+# ------------------------------------------------------------------------ with torch
+
+
+def _load(text: str, tmp_path: Path, name: str) -> dict:
+    path = tmp_path / f"{name}.program.py"
+    path.write_text(text)
+    return runpy.run_path(str(path), run_name="program_test")
+
+
+def _dynamic_sizes(args: list) -> Counter:
+    """The sizes of the dims `mark_dynamic` marked, over the program's arguments."""
+    import torch
+
+    found: Counter = Counter()
+    for a in args:
+        for t in a if isinstance(a, list) else [a]:
+            if isinstance(t, torch.Tensor):
+                found.update(t.shape[i] for i in getattr(t, "_dynamo_dynamic_indices", ()))
+    return found
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", ["floordiv_sum_n4", "unbacked_scale"])
+def test_the_program_at_n_is_the_model_at_that_width(name: str, tmp_path: Path) -> None:
+    """--n N cuts (pins) or widens the widest sum exactly as widths.at_width does: the dims
+    marked dynamic are the sizes of the model's free symbols at that width, and the graph
+    run eagerly there gives the model's SymInt values (its hints) as sizes."""
+    model = parse_file(GOLDEN / f"{name}.py")
+    program = _load(rendered(name), tmp_path, name)
+    for n in (1, 2, len(knob(model)), len(knob(model)) + 3):
+        wide = at_width(model, n)
+        assert wide is not None
+        args = program["inputs"](n, True)
+        backed = set(wide.hints.values())
+        # symbols carried by two tensors are marked on both (Dynamo merges them: same hint)
+        assert set(_dynamic_sizes(args)) == backed, n
+        hints = [
+            x.hint
+            for x in wide.inputs
+            if isinstance(x, SymIntInput) and x.hint and x.expr is not None and x.expr.free_symbols
+        ]
+        shapes = {d for out in program["graph"](*program["inputs"](n, False)) for d in out.shape}
+        assert set(hints) <= shapes | backed, (n, hints, shapes)
+
+
+@pytest.mark.torch
+def test_the_program_runs_without_symshrink(tmp_path: Path) -> None:
+    from tests.test_standalone import clean_python
+
+    path = tmp_path / "unbacked_scale.program.py"
+    path.write_text(rendered("unbacked_scale"))
+    python, env = clean_python(tmp_path)
+    probe = subprocess.run(
+        [*python, "-c", "import symshrink"], env=env, cwd=tmp_path, capture_output=True
+    )
+    assert probe.returncode != 0  # symshrink is not importable there
+    result = subprocess.run(
+        [*python, str(path), "--help"], env=env, cwd=tmp_path, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert "--mode" in result.stdout and "--backend" in result.stdout
+
+
+@pytest.mark.torch
+def test_a_small_program_compiles_dynamic_and_static(tmp_path: Path) -> None:
+    """Each mode in a fresh process, as the program's own parent runs them; mark_dynamic
+    raises if Dynamo specializes a marked dim, so a dynamic run that ends kept them."""
+    path = tmp_path / "floordiv_sum_n4.program.py"
+    path.write_text(rendered("floordiv_sum_n4"))
+    for mode in ("dynamic", "static"):
+        result = subprocess.run(
+            [sys.executable, str(path), "--mode", mode],
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        assert result.returncode == 0, result.stderr[-3000:]
+        out = json.loads(result.stdout.splitlines()[-1])
+        assert out["seconds"] > 0 and out["instructions"] is None
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("op", sorted(OP_NAMES))
+def test_symint_str_builds_what_the_retrace_builds(op: str) -> None:
+    """The program's text of each op, run on real SymInts, gives the expression the retrace
+    gives (`runtime.symint_ops`); ModularIndexing only its value (no public API builds it)."""
+    import math
+
+    import torch
+
+    from symshrink.expr import fold
+    from symshrink.runtime import symint_ops
+    from tests.test_retrace import OP_CASE_HINTS, OP_CASES, op_case_symints
+
+    env, syms = op_case_symints()
+    expr = parse_expr(OP_CASES[op])
+    if op == "IsNonOverlappingAndDenseIndicator":
+        with pytest.raises(ValueError, match="no SymInt form"):
+            symint_str(expr)
+        return
+    code = symint_str(expr)
+    value = eval(code, {"torch": torch, "math": math, **syms})
+    expected = fold(expr, syms.__getitem__, symint_ops(env))
+    if isinstance(expected, torch.SymInt | torch.SymBool):
+        if op != "ModularIndexing":
+            assert value.node.expr == expected.node.expr, code
+        value = value.node.hint
+    assert value == evaluate(expr, OP_CASE_HINTS), code
+
+
+if __name__ == "__main__":  # write the expected files again after a deliberate change
+    for case in CASES:
+        (GOLDEN / f"{case}.program.py").write_text(rendered(case))
