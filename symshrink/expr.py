@@ -817,8 +817,9 @@ def symint_str(expr: sympy.Basic) -> str:
     instead of guarding on a value: `torch.sym_max` for Max, `torch.sym_ite` for Where and
     Piecewise, `&` / `|` / `torch.sym_not` on conditions; otherwise as `python_str`.
 
-    ModularIndexing prints as `((a//b) % c)`, its value; torch builds a FloorDiv and a
-    (Python)Mod from that, not its own ModularIndexing, which no public API makes.
+    Two print as their value, not as torch's own node, which no public API builds:
+    ModularIndexing as `((a//b) % c)` (torch makes a FloorDiv and a Mod of it) and Where
+    as `torch.sym_ite` (torch makes a Piecewise of it).
     Raises ExprError for nodes `evaluate` does not support, for
     IsNonOverlappingAndDenseIndicator and for a Piecewise without a default.
     """

@@ -35,7 +35,7 @@ from pathlib import Path
 import sympy
 
 from symshrink.errors import ExprError, ReproError
-from symshrink.expr import ModularIndexing, free_symbol_names, op_count, symbol, symint_str
+from symshrink.expr import ModularIndexing, Where, free_symbol_names, op_count, symbol, symint_str
 from symshrink.repro.model import OtherInput, Repro, SymIntInput, TensorInput
 from symshrink.repro.source import forward_lines, forward_params
 from symshrink.runtime_spec import used_symbols
@@ -206,6 +206,11 @@ class _Program:
             notes.append(
                 "ModularIndexing(x, b, c) is written (x // b) % c: no public API builds torch's"
                 " own ModularIndexing, so torch traces a FloorDiv and a Mod instead"
+            )
+        if any(e.has(Where) for e in exprs):
+            notes.append(
+                "Where(c, a, b) is written torch.sym_ite(c, a, b), which torch traces as a"
+                " Piecewise: no public API builds its Where"
             )
         if any(isinstance(x, OtherInput) and x.kind == "generator" for x in self.repro.inputs):
             notes.append("a generator input is None here: random ops use the default one")
