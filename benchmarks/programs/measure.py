@@ -3,9 +3,10 @@
 For every program named (default: all in this folder), `--runs` times alternately: the
 program as written, then its static twin (`--static`), each in a fresh `python` with
 `--warmup` (a trivial compile first, so torch's one-time first-compile cost is not in the
-measured call). Printed: a markdown table with the CPU seconds of the measured call
-(median ± half the spread, `time.process_time` in the program's process), the ratio of
-the medians, the median wall seconds of each, and the load average before and after.
+measured call) and with Inductor's FX graph and AOTAutograd caches off. Printed: a
+markdown table with the CPU seconds of the measured call (median ± half the spread,
+`time.process_time` in the program's process), the ratio of the medians, the median wall
+seconds of each, and the load average before and after.
 
     python benchmarks/programs/measure.py [NAME[:N] ...] [--runs 3]
 
@@ -28,6 +29,9 @@ from verdict_measure import spread  # one way to print a median and its spread
 
 HERE = Path(__file__).resolve().parent
 
+# A graph an earlier run compiled would come back from Inductor's FX graph cache or the
+# AOTAutograd cache in a blink: each run compiles afresh (as `symshrink capture` does).
+NO_CACHE = {**os.environ, "TORCHINDUCTOR_FX_GRAPH_CACHE": "0", "TORCHINDUCTOR_AUTOGRAD_CACHE": "0"}
 LINE = re.compile(r"n=(\d+) mode=\w+ compile_cpu_s=([\d.]+) wall_s=([\d.]+)")
 
 
@@ -42,7 +46,7 @@ def once(name: str, n: int | None, static: bool) -> tuple[int, float, float]:
     cmd = [sys.executable, str(HERE / f"{name}.py"), "--warmup"]
     cmd += ["--n", str(n)] if n is not None else []
     cmd += ["--static"] if static else []
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=3600, env=NO_CACHE)
     found = LINE.search(out.stdout)
     if out.returncode != 0 or not found:
         raise SystemExit(f"{name}: {' '.join(cmd)} failed ({out.returncode}): {out.stderr[-500:]}")
