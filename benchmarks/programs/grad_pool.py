@@ -2,12 +2,12 @@
 
 Source: https://github.com/pytorch/pytorch/issues/181428 ("torch.compile + torch.func.grad:
 superlinear compile time with MaxPool2d -> log/clamp -> pow -> AdaptiveAvgPool2d", open,
-labels module: dynamic shapes, module: compile-time). The reporter measured a 25.9 s
-compile (torch 2.10-2.11 era, CPU) and traced it to `sympy.simplify` in the C++ backend's
+labels module: dynamic shapes, module: compile-time). The reporter's log shows a 25.9 s
+compile (April 2026, CPU) and the issue points at `sympy.simplify` in the C++ backend's
 `stride_at` (the same chain hangs in https://github.com/pytorch/pytorch/issues/181653);
-a later comment reproduced it on torch 2.10, a 2.13 nightly and a 2.14 nightly (CPU) and
-found the whole chain ~1.8x the mean of the chains with one op removed, with the
-`stride_at` part "about 6x smaller" on main than on 2.10. The issue's own script is not
+a later comment reproduced it on torch 2.10, a 2.13 nightly and a 2.14 nightly (CPU):
+the whole chain ~1.8x the mean of the chains with one op removed on 2.10 (10 s against
+5.5 s), the `stride_at` part "about 6x smaller" on main than on 2.10. The issue's own script is not
 reproduced here: this program is written from its title's op chain and its setting
 (`torch.func.grad` of a scalar loss, odd spatial sizes, dynamic shapes).
 
