@@ -49,6 +49,13 @@ def forward_statement_count(module_source: str) -> int:
     return sum(1 for s in found[1].body if not _is_release(s))
 
 
+def forward_body(module_source: str) -> list[ast.stmt]:
+    """forward's statements, its return included, without `x = None` memory hints (the
+    trees are shared: read them, do not edit them)."""
+    found = _forward(module_source)
+    return [] if found is None else [s for s in found[1].body if not _is_release(s)]
+
+
 def used_params(module_source: str) -> set[str]:
     """Parameters of forward that its body reads."""
     found = _forward(module_source)
