@@ -1,4 +1,9 @@
-"""symshrink: a minimizer and delta debugger for PyTorch symbolic-shape repros."""
+"""symshrink: a minimizer and delta debugger for PyTorch symbolic-shape repros.
+
+The Python API (`docs/api.md`): `capture`, `minimize` and `triage` return typed records
+and raise `ReproError` for bad input. No module of the package may take one of their
+names: importing it would replace the function of that name on the package.
+"""
 
 from __future__ import annotations
 
@@ -26,3 +31,19 @@ def torch_too_old(version: str | None) -> bool:
     repros have no expressions to preserve. An unknown or absent version is not."""
     match = re.match(r"(\d+)\.(\d+)", version or "")
     return match is not None and (int(match[1]), int(match[2])) < MIN_TORCH
+
+
+from symshrink.api import capture, minimize, triage  # noqa: E402  (after what they import)
+from symshrink.errors import NotInteresting, ReproError  # noqa: E402
+
+__all__ = [
+    "MIN_TORCH",
+    "NotInteresting",
+    "ReproError",
+    "__version__",
+    "capture",
+    "installed_version",
+    "minimize",
+    "torch_too_old",
+    "triage",
+]

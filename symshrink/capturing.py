@@ -29,7 +29,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,9 +40,9 @@ from symshrink.expr import free_symbol_names, op_count, torch_str
 from symshrink.files import atomic_write, check_writable
 from symshrink.oracle.lifeline import watched
 from symshrink.oracle.procs import kill_group, signal_group
+from symshrink.records import CAPTURE, CaptureFrame, CaptureGraph, CaptureRecord
 from symshrink.repro.parse import parse_file
 
-SUMMARY = "capture.json"
 POLL_S = 0.2
 
 # (compiled_autograd_id, frame_id, frame_compile_id): one compile of one frame. The
@@ -333,20 +333,26 @@ def frame_name(key: Key) -> str:
 
 @dataclass(frozen=True)
 class Options:
+    """`timeout`: stop the program once one compile has run this long; `deadline`: once
+    the whole run has (a caller's budget; seconds of wall time)."""
+
     program: tuple[str, ...]
     out: Path
     timeout: float | None = None
     min_seconds: float = 0.0
     check: bool = False
+    deadline: float | None = None
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What the CLI shows: the report (stdout), one line for stderr, the exit code."""
+    """What the CLI shows: the report (stdout), one line for stderr, the exit code; and
+    the same as data (capture.json's record)."""
 
     text: str
     message: str | None
     exit_code: int
+    record: CaptureRecord
 
 
 def capture(options: Options, notify: Callable[[str], None] = lambda _: None) -> Outcome:
@@ -360,7 +366,7 @@ def capture(options: Options, notify: Callable[[str], None] = lambda _: None) ->
     argv = _resolve(options.program)
     if options.out.exists() and not options.out.is_dir():
         raise ReproError("not a folder; choose another -o", options.out)
-    check_writable(options.out / SUMMARY)
+    check_writable(options.out / CAPTURE)
     with tempfile.TemporaryDirectory(prefix="symshrink-capture-") as tmp:
         env = {
             "TORCH_TRACE": str(Path(tmp) / "trace"),
@@ -397,7 +403,9 @@ class _Run:
         self.logs: dict[Path, tuple[LogReader, Trace]] = {}
         self.names: set[str] = set()
         self.now = time.time()
-        self.stopped = False
+        self.started = self.now
+        self.stopped: str | None = None  # why capture stopped the program
+        self.signalled: list[int] = []  # SIGINT / SIGTERM capture passed on to the program
 
     @property
     def traces(self) -> list[Trace]:
@@ -421,12 +429,12 @@ class _Run:
             )
         except OSError as e:  # a script without a #! line, say
             raise ReproError(f"cannot run it: {e.strerror}", argv[0]) from None
-        with watched(proc.pid), _forwarding_signals(proc.pid):
+        with watched(proc.pid), _forwarding_signals(proc.pid, self.signalled):
             while proc.poll() is None:
                 self.poll(time.time())
-                if self._overdue():
+                self.stopped = self._overdue()
+                if self.stopped is not None:
                     kill_group(proc.pid)
-                    self.stopped = True
                     break
                 time.sleep(POLL_S)
             proc.wait()
@@ -435,18 +443,23 @@ class _Run:
         self.poll(self.now if self.stopped else time.time())
         return 0 if self.stopped else proc.returncode
 
-    def _overdue(self) -> bool:
+    def _overdue(self) -> str | None:
+        """Why the program must stop now (None: it need not)."""
+        deadline = self.options.deadline
+        if deadline is not None and self.now - self.started >= deadline:
+            self.notify(f"the run has taken {deadline:g} s, its budget: stopping the program")
+            return f"its budget of {deadline:g} s"
         timeout = self.options.timeout
         since = min(
             (s for t in self.traces if (s := t.compiling_since()) is not None), default=None
         )
         if timeout is None or since is None or self.now - since < timeout:
-            return False
+            return None
         self.notify(
             f"a compile has run for {self.now - since:.1f} s (--timeout {timeout:g}): "
             "stopping the program"
         )
-        return True
+        return f"--timeout {timeout:g} s"
 
     def poll(self, now: float) -> None:
         """Read what the logs say by `now` and write the graphs that are due."""
@@ -518,15 +531,6 @@ class _Run:
             reverse=True,
         )
         skipped = sum(1 for g in self.graphs if g.path is None)
-        lines = _table(rows, self.now, self.options.check) if rows else []
-        lines += self._frame_lines(frames)
-        if skipped:
-            lines.append(
-                f"{skipped} graph{'s' if skipped > 1 else ''} compiled in under "
-                f"{self.options.min_seconds:g} s (--min-seconds): not written"
-            )
-        if rows:
-            lines.append(f"next: symshrink minimize {shlex.quote(str(rows[0].path))}")
         failed = [g for g in rows if g.check and g.check != "ok"]
         code, message = 0, None
         if returncode != 0:
@@ -548,9 +552,19 @@ class _Run:
             )
         elif failed:
             code, message = 1, f"{len(failed)} of {len(rows)} repros failed --check"
-        self._summary(frames, rows, skipped, returncode)
+        record = self._record(frames, rows, skipped, returncode, message if not rows else None)
+        record.save(self.options.out / CAPTURE)
+        lines = _table(record.graphs, self.options.check) if rows else []
+        lines += self._frame_lines(frames)
+        if skipped:
+            lines.append(
+                f"{skipped} graph{'s' if skipped > 1 else ''} compiled in under "
+                f"{self.options.min_seconds:g} s (--min-seconds): not written"
+            )
+        if rows:
+            lines.append(f"next: symshrink minimize {shlex.quote(str(rows[0].path))}")
         text = "\n".join(lines) + "\n" if lines else ""
-        return Outcome(text, message, code)
+        return Outcome(text, message, code, record)
 
     def _frame_lines(self, frames: list[Frame]) -> list[str]:
         """Each frame's split, largest first, and plainly what its repros cannot show."""
@@ -582,63 +596,74 @@ class _Run:
                 )
         if self.stopped:
             lines.append(
-                f"stopped the program at --timeout {self.options.timeout:g} s; "
-                "what it compiled until then is above"
+                f"stopped the program at {self.stopped}; what it compiled until then is above"
             )
         return lines
 
-    def _summary(
-        self, frames: list[Frame], rows: list[Graph], skipped: int, returncode: int
-    ) -> None:
-        """DIR/capture.json: what the table says, as data."""
-        data = {
-            "program": list(self.options.program),
-            "torch": installed_version("torch"),
-            "exit_code": returncode,
-            "stopped_at_timeout": self.stopped,
-            "timeout": self.options.timeout,
-            "min_seconds": self.options.min_seconds,
-            "skipped": skipped,
-            "frames": [
-                {
-                    "frame": frame_name(f.key),
-                    "where": f.where,
-                    "seconds": round(f.span.seconds(self.now), 3),
-                    "done": f.span.end is not None,
+    def _record(
+        self,
+        frames: list[Frame],
+        rows: list[Graph],
+        skipped: int,
+        returncode: int,
+        problem: str | None,
+    ) -> CaptureRecord:
+        """capture.json: what the table says, as data."""
+        graphs = []
+        for g in rows:
+            assert g.path is not None
+            symbols, widest = _read(g.path)
+            graphs.append(
+                CaptureGraph(
+                    graph=g.name,
+                    file=g.path.name,
+                    frame=frame_name(g.key),
+                    kind=g.kind,
+                    seconds=round(g.seconds(self.now), 3),
+                    done=g.done,
+                    phase=g.phase(self.now),
+                    phases={k: round(v, 3) for k, v in g.phases(self.now).items()},
+                    check=g.check,
+                    free_symbols=symbols,
+                    widest=widest,
+                )
+            )
+        return CaptureRecord(
+            program=self.options.program,
+            torch=installed_version("torch"),
+            exit_code=returncode,
+            stopped_at_timeout=self.stopped is not None,
+            timeout=self.options.timeout,
+            min_seconds=self.options.min_seconds,
+            skipped=skipped,
+            frames=tuple(
+                CaptureFrame(
+                    frame=frame_name(f.key),
+                    where=f.where,
+                    seconds=round(f.span.seconds(self.now), 3),
+                    done=f.span.end is not None,
                     **{f"{k}_s": round(v, 3) for k, v in f.split(self.now).items()},
-                    "graphs": [g.name for g in f.graphs],
-                }
+                    graphs=tuple(g.name for g in f.graphs),
+                )
                 for f in frames
-            ],
-            "graphs": [
-                {
-                    "graph": g.name,
-                    "file": g.path.name if g.path else None,
-                    "frame": frame_name(g.key),
-                    "kind": g.kind,
-                    "seconds": round(g.seconds(self.now), 3),
-                    "done": g.done,
-                    "phase": g.phase(self.now),
-                    "phases": {k: round(v, 3) for k, v in g.phases(self.now).items()},
-                    "check": g.check,
-                }
-                for g in rows
-            ],
-        }
-        atomic_write(self.options.out / SUMMARY, json.dumps(data, indent=2) + "\n")
+            ),
+            graphs=tuple(graphs),
+            problem=problem,
+            seconds=round(self.now - self.started, 3),
+            signal=self.signalled[0] if self.signalled else None,
+        )
 
 
-def _table(rows: list[Graph], now: float, check: bool) -> list[str]:
-    """graph, free symbols, widest expression, seconds, phase (and --check), read back
-    from the written files with symshrink's parser."""
+def _table(graphs: Sequence[CaptureGraph], check: bool) -> list[str]:
+    """graph, free symbols, widest expression, seconds, phase (and --check), as read back
+    from the written files."""
     header = ["graph", "free symbols", "widest expression", "seconds", "phase"]
     header += ["check"] if check else []
     cells = []
-    for g in rows:
-        assert g.path is not None
-        symbols, widest = _read(g.path)
-        seconds = f"{'' if g.done else '≥ '}{g.seconds(now):.1f}"
-        row = [g.name, symbols, widest, seconds, g.phase(now)]
+    for g in graphs:
+        symbols = "?" if g.free_symbols is None else str(g.free_symbols)
+        seconds = f"{'' if g.done else '≥ '}{g.seconds:.1f}"
+        row = [g.graph, symbols, g.widest or "", seconds, g.phase]
         cells.append([*row, g.check or ""] if check else row)
     widths = [max(len(r[i]) for r in [header, *cells]) for i in range(len(header))]
     right = {1, 3}
@@ -651,17 +676,18 @@ def _table(rows: list[Graph], now: float, check: bool) -> list[str]:
     ]
 
 
-def _read(path: Path) -> tuple[str, str]:
-    """(free symbols, widest expression) of a written repro; never executed."""
+def _read(path: Path) -> tuple[int | None, str]:
+    """(free symbols, widest expression) of a written repro (None: it does not parse);
+    never executed."""
     try:
         model = parse_file(path)
     except ReproError as e:
-        return "?", f"unreadable: {e.message}"
+        return None, f"unreadable: {e.message}"
     exprs = list(model.input_exprs())
     widest = max(exprs, key=lambda e: (len(free_symbol_names(e)), op_count(e)), default=None)
     if widest is None or len(free_symbol_names(widest)) < 2:
-        return str(len(model.hints)), "bare symbols only"
-    return str(len(model.hints)), _middle(torch_str(widest))
+        return len(model.hints), "bare symbols only"
+    return len(model.hints), _middle(torch_str(widest))
 
 
 def _middle(text: str, limit: int = 44) -> str:
@@ -677,9 +703,10 @@ def _middle(text: str, limit: int = 44) -> str:
 
 
 @contextlib.contextmanager
-def _forwarding_signals(pgid: int) -> Iterator[None]:
+def _forwarding_signals(pgid: int, received: list[int]) -> Iterator[None]:
     """SIGINT / SIGTERM go to the program's group (it has no terminal of its own); a second
-    SIGINT kills it. The program's exit code then says what happened."""
+    SIGINT kills it. The program's exit code then says what happened; `received` gets
+    each signal's number (a caller that goes on after the program must not)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -687,6 +714,7 @@ def _forwarding_signals(pgid: int) -> Iterator[None]:
 
     def forward(signum: int, _frame: object) -> None:
         nonlocal interrupted
+        received.append(signum)
         signal_group(pgid, signal.SIGKILL if interrupted and signum == signal.SIGINT else signum)
         interrupted = interrupted or signum == signal.SIGINT
 

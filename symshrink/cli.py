@@ -470,6 +470,14 @@ def corpus_replay(
             )
         ),
     ] = None,
+    record: Annotated[
+        bool,
+        typer.Option(
+            "--record",
+            help="keep each entry's verdict as this torch's last replay in its case.json "
+            "(at its own R and settings only): what triage says of a match",
+        ),
+    ] = False,
 ) -> None:
     """Retrace every entry and its static twin under this torch and these settings: still
     slow (at R x the twin), fixed, slow for another cause, or error."""
@@ -484,6 +492,7 @@ def corpus_replay(
         timeout_s=timeout,
         ratio=ratio,
         twin_runs=twin_runs,
+        record=record,
     )
     records = [corpus_mod.replay_record(results, settings)]
     for interpreter in python or []:  # one after the other: no replay loads another's
@@ -755,6 +764,78 @@ def capture(
     if outcome.message:
         typer.echo(f"symshrink: {outcome.message}", err=True)
     raise typer.Exit(outcome.exit_code)
+
+
+TRIAGE_EPILOG = (
+    "Exit codes: 0 issue.md and triage.json written: the result is new or matches a corpus"
+    " entry (also when the budget cut the reduction short: 'not minimal yet'); 1 nothing to"
+    " triage, one line says why (no graph with a free symbol, the time went to Dynamo and"
+    " AOTAutograd outside any graph, not slow against its static twin, nothing compiled); 2"
+    " bad input or a bad option (one line, before anything runs); 3 the program failed"
+    " before a graph was captured; 130 interrupted by SIGINT, 143 by SIGTERM."
+)
+
+
+@app.command(epilog=TRIAGE_EPILOG, context_settings={"allow_interspersed_args": False})
+def triage(
+    target: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="(-- PROGRAM ARGS... | REPRO.py)",
+            help="the program to run, after --, or an after-aot repro script",
+            show_default=False,
+        ),
+    ],
+    out: Annotated[
+        Path,
+        typer.Option("-o", "--out", help="folder for issue.md, triage.json and the run"),
+    ] = Path("symshrink-triage"),
+    budget: Annotated[
+        str,
+        typer.Option(
+            help="wall time for everything, capture included (20m, 1h30m, 90s); when it "
+            "runs out the best result so far is reported, not minimal yet"
+        ),
+    ] = "30m",
+    json_output: Annotated[
+        bool, typer.Option("--json", help="print triage.json's record on stdout")
+    ] = False,
+    add_to_corpus: Annotated[
+        str | None,
+        typer.Option(help=_with_default("add a new result to the corpus as NAME", "not added")),
+    ] = None,
+    corpus: CorpusDir = None,
+    progress: Annotated[
+        bool, typer.Option(help="show the reduction's progress lines (stages always show)")
+    ] = True,
+) -> None:
+    """From a slow program (or a repro) to a paste-ready issue, within one time budget:
+    capture, pick the graph, minimize, match against the corpus, report."""
+    from symshrink import triaging
+
+    program, repro = triaging.split_target(target)
+    result = triaging.triage(
+        triaging.Options(
+            out=out,
+            program=program,
+            repro=repro,
+            budget_s=triaging.parse_duration(budget),
+            corpus=corpus,
+            add_to_corpus=add_to_corpus,
+            progress=progress,
+        ),
+        notify=lambda line: typer.echo(f"symshrink: triage: {line}", err=True),
+    )
+    if json_output:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+    if result.exit_code == 0:
+        if not json_output:
+            typer.echo(out / triaging.ISSUE)
+            typer.echo(out / result.FILE)
+        typer.echo(f"symshrink: {result.why}", err=True)
+    else:
+        typer.echo(f"symshrink: {result.verdict}: {result.why}", err=True)
+    raise typer.Exit(result.exit_code)
 
 
 def main() -> None:

@@ -34,7 +34,6 @@ import re
 import subprocess
 import tempfile
 import time
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -60,6 +59,7 @@ from symshrink.records import (
     CaseOptions,
     CorpusVerdict,
     Origin,
+    Replayed,
     RunRecord,
     RunSummary,
     Side,
@@ -76,6 +76,7 @@ __all__ = [
     "Entry",
     "Replay",
     "add",
+    "check_new_name",
     "entries",
     "find_dir",
     "list_rows",
@@ -141,11 +142,7 @@ def add(
     from symshrink.repro.parse import parse_file
     from symshrink.standalone import is_standalone, render_output
 
-    if not _NAME.match(name):
-        raise ReproError(f"bad entry name {name!r}: use letters, digits, '_', '-', '.'")
-    entry_dir = Path(corpus) / name
-    if entry_dir.exists() and not force:
-        raise ReproError(f"entry {name!r} exists; pass --force to replace it", entry_dir)
+    entry_dir = check_new_name(corpus, name, force)
     model = parse_file(minimal)  # ReproError (one line, file and line) if it does not parse
     text = minimal.read_text()
     standalone = is_standalone(text)
@@ -190,6 +187,17 @@ def add(
     return entry_dir
 
 
+def check_new_name(corpus: Path, name: str, force: bool = False) -> Path:
+    """The directory a new entry `name` would take; ReproError for a bad name, or for an
+    entry that exists unless `force`."""
+    if not _NAME.match(name):
+        raise ReproError(f"bad entry name {name!r}: use letters, digits, '_', '-', '.'")
+    entry_dir = Path(corpus) / name
+    if entry_dir.exists() and not force:
+        raise ReproError(f"entry {name!r} exists; pass --force to replace it", entry_dir)
+    return entry_dir
+
+
 def _run_records(run_dir: Path) -> tuple[RunRecord, Calibration | None]:
     """The minimize run's record and (the compile oracle's) calibration."""
     if not run_dir.is_dir():
@@ -229,8 +237,6 @@ def _case(
         after = replace(report.final, free_symbols=sizes.free_symbols, expr_ops=sizes.expr_ops)
         if after.ratio is not None:
             after = replace(after, measured_by="minimize's re-verification")
-    verdicts = [v for v in (report.reverify_verdicts or ()) if v.interesting] if report else []
-    phases = Counter(v.slow_phase for v in verdicts if v.slow_phase)
     recorded_torch = report.torch_version if report is not None else None
     return Case(
         name=name,
@@ -255,9 +261,9 @@ def _case(
         oracle=report.oracle if report is not None else None,
         before=report.initial if report is not None else None,
         after=after,
-        slow_phase=phases.most_common(1)[0][0] if phases else None,
+        slow_phase=report.slow_phase if report is not None else None,
         calibrated_phases=calibration.phases if calibration is not None else None,
-        signature=verdicts[0].signature if verdicts else None,
+        signature=report.hot_spots if report is not None else None,
         reference=calibration.signature() if calibration is not None else None,
         minimize=RunSummary.taken_from(report) if report is not None else None,
         standalone=standalone,
@@ -411,6 +417,7 @@ def replay(
     ratio: float | None = None,
     twin_runs: int = TWIN_RUNS,
     runner: Runner | None = None,
+    record: bool = False,
 ) -> list[Replay]:
     """Retrace every entry (or `names`) and its static twin through the compile oracle.
 
@@ -420,16 +427,35 @@ def replay(
     replay unless `runner` is given), so both times share this machine's speed and load.
     The entry is not stopped at R x its twin, so `ratio` says how slow it is under this
     torch (at most `timeout_s` of wall time). Its recorded torch_settings apply,
-    overridden by `torch_settings`.
+    overridden by `torch_settings`. With `record`, a replay at the entry's own R and
+    settings is kept in its case.json as this torch's last (`Case.replays`).
     """
     _check_options(timeout_s, ratio, twin_runs)
     chosen = entries(corpus, names)
+    as_recorded = record and ratio is None and not torch_settings
     with Bench(runner, twin_runs) as bench:
         results = []
         for entry in chosen:
             settings = {**entry.case.torch_settings, **(torch_settings or {})}
-            results.append(_replay_one(bench, entry, settings, timeout_s, ratio or entry.ratio))
+            result = _replay_one(bench, entry, settings, timeout_s, ratio or entry.ratio)
+            if as_recorded:
+                _keep_replay(entry, result)
+            results.append(result)
     return results
+
+
+def _keep_replay(entry: Entry, result: Replay) -> None:
+    """The entry's case.json with `result` as this torch's last replay."""
+    torch = installed_version("torch") or "unknown"
+    kept = Replayed(
+        verdict=result.verdict,
+        ratio=result.ratio,
+        stopped=result.stopped,
+        at_ratio=result.at_ratio,
+        measured=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+    )
+    replays = {**(entry.case.replays or {}), torch: kept}
+    replace(entry.case, replays=replays).save(entry.path / CASE)
 
 
 def _check_options(timeout_s: float, ratio: float | None, twin_runs: int) -> None:

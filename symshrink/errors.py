@@ -23,3 +23,7 @@ class ReproError(Exception):
 
 class ExprError(ValueError):
     """An expression that does not parse or calls an unknown function."""
+
+
+class NotInteresting(Exception):
+    """The original does not show what we would minimize: not slow (exit code 1)."""

@@ -15,6 +15,7 @@ import shlex
 import shutil
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,7 +27,7 @@ from typing import Any
 from symshrink import installed_version
 from symshrink.baseline import BaselineKind
 from symshrink.bench import BENCH_PREFIX
-from symshrink.errors import ReproError
+from symshrink.errors import NotInteresting, ReproError
 from symshrink.files import atomic_write, check_writable, held
 from symshrink.journal import Journal
 from symshrink.oracle import (
@@ -107,8 +108,23 @@ class Outcome:
     report: RunRecord | None = None
 
 
-class NotInteresting(Exception):
-    """The original does not show what we would minimize (exit code 1)."""
+def check_values(opts: Options) -> None:
+    """Option values that cannot judge anything, one line each (the CLI's own checks say
+    the same earlier; a caller of the Python API gets them here)."""
+    bad = [
+        (opts.timeout > 0, "timeout must be > 0"),
+        (opts.ratio > 1, "ratio must be > 1 (at 1x every candidate is its own twin)"),
+        (opts.threshold is None or opts.threshold > 0, "threshold must be > 0"),
+        (opts.jobs >= 1, "jobs must be >= 1"),
+        (opts.margin is None or opts.margin >= 0, "margin must be >= 0"),
+        (opts.confirm >= 0, "confirm must be >= 0"),
+        (opts.max_calls is None or opts.max_calls >= 0, "max_calls must be >= 0"),
+        (opts.max_time is None or opts.max_time >= 0, "max_time must be >= 0"),
+        (opts.calibration_runs >= 1, "calibration_runs must be >= 1"),
+    ]
+    for ok, what in bad:
+        if not ok:
+            raise ReproError(what)
 
 
 def output_path(repro: Path, out: Path | None) -> Path:
@@ -318,6 +334,7 @@ def make_oracle(opts: Options, original_source: str, work: Path) -> BaseOracle:
 def minimize(opts: Options) -> Outcome:
     """The run; bad input or a bad option is a ReproError before any oracle call, and the
     work directory is held (locked) until the end."""
+    check_values(opts)
     original = parse_file(opts.repro)
     out = output_path(opts.repro, opts.out)
     check_outputs(opts, out)
@@ -648,7 +665,11 @@ class Interrupted(KeyboardInterrupt):
 @contextmanager
 def _interrupts() -> Iterator[None]:
     """SIGINT and SIGTERM stop the run alike. Every candidate in flight is killed with its
-    group first, since the threads judging them would otherwise wait for them to end."""
+    group first, since the threads judging them would otherwise wait for them to end.
+    Outside the main thread (a caller of the Python API) signals stay the caller's."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
 
     def handler(signum: int, frame: object) -> None:
         lifeline.kill_all()

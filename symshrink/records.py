@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import types
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass
 from pathlib import Path
@@ -32,6 +33,7 @@ from symshrink.verdict import Verdict
 
 __all__ = [
     "CALIBRATION",
+    "CAPTURE",
     "CASE",
     "CONTROLS",
     "GENERATE",
@@ -42,17 +44,25 @@ __all__ = [
     "ORIGIN",
     "REPORT",
     "SYMPY_REPRO",
+    "TRIAGE",
     "WIDTH_SWEEP",
+    "CaptureFrame",
+    "CaptureGraph",
+    "CaptureRecord",
     "Case",
     "CaseOptions",
     "CorpusVerdict",
     "Origin",
+    "Replayed",
     "RunOptions",
     "RunRecord",
     "RunSummary",
     "Side",
     "SmallestSlow",
     "SympyRepro",
+    "Triage",
+    "TriageMatch",
+    "TriageVerdict",
     "WidthPoint",
     "WidthSweep",
     "load_calibration",
@@ -73,6 +83,10 @@ CASE = "case.json"  # Case; written last, so its presence marks the entry comple
 ORIGIN = "origin.py"  # a copy of the original, when it is small
 GENERATE = "generate.txt"  # else the command that writes it
 SYMPY_REPRO = "sympy_repro.py"  # the sympy-only reproducer, where one sympy call dominates
+
+# A capture directory and a triage directory.
+CAPTURE = "capture.json"  # CaptureRecord
+TRIAGE = "triage.json"  # Triage
 
 CorpusVerdict = Literal["still slow", "fixed", "slow, other cause", "error"]
 
@@ -264,6 +278,23 @@ class RunRecord(_File):
     reverify_verdicts: tuple[Verdict, ...] | None = field(default=None, metadata=OMIT_NONE)
 
     @property
+    def slow_reverified(self) -> tuple[Verdict, ...]:
+        """The re-verification's runs that were slow (none for a `--test` run)."""
+        return tuple(v for v in self.reverify_verdicts or () if v.interesting)
+
+    @property
+    def slow_phase(self) -> str | None:
+        """The phase the result was slow in, most often over its re-verification."""
+        phases = Counter(v.slow_phase for v in self.slow_reverified if v.slow_phase)
+        return phases.most_common(1)[0][0] if phases else None
+
+    @property
+    def hot_spots(self) -> tuple[str, ...] | None:
+        """The result's hottest functions, as its first slow re-verification run sampled."""
+        slow = self.slow_reverified
+        return slow[0].signature if slow else None
+
+    @property
     def stopped_by_option(self) -> str:
         """`stopped_by` as the option that set the budget: `max_time=60.0` -> `--max-time 60`."""
         name, _, value = (self.stopped_by or "an unknown cause").partition("=")
@@ -377,6 +408,18 @@ class SympyRepro(_Record):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Replayed(_Record):
+    """An entry's last replay under one torch version: the verdict at R (`at_ratio`) and
+    its ratio to the twin (a lower bound when `stopped`)."""
+
+    verdict: CorpusVerdict
+    ratio: float | None
+    stopped: bool
+    at_ratio: float
+    measured: str  # ISO time
+
+
+@dataclass(frozen=True, kw_only=True)
 class Case(_File):
     """A corpus entry's case.json: where it came from and what the run's oracle judged with,
     naming no path of the machine that made it.
@@ -385,7 +428,8 @@ class Case(_File):
     absolute threshold; it replays at DEFAULT_RATIO). `before` / `after` are the original's
     and the entry's sizes and times, `reference` the original's hot spots (replay's and the
     sweep's slippage guard). Entries minimized before the ratio verdict keep their old
-    numbers in `legacy`, a note for people (no code reads it).
+    numbers in `legacy`, a note for people (no code reads it). `replays` keeps each torch
+    version's last replay: what `triage` says of a match ("still slow on this torch").
     """
 
     FILE: ClassVar[str] = CASE
@@ -419,6 +463,8 @@ class Case(_File):
     legacy: dict[str, Any] | None = field(default=None, metadata=OMIT_NONE)
     smallest_slow: SmallestSlow | None = field(default=None, metadata=OMIT_NONE)
     sympy_repro: SympyRepro | None = field(default=None, metadata=OMIT_NONE)
+    # the last replay under each torch version (`corpus replay --record`)
+    replays: dict[str, Replayed] | None = field(default=None, metadata=OMIT_NONE)
 
 
 # ---------------------------------------------------------------------- width_sweep.json
@@ -439,6 +485,141 @@ class WidthSweep(_File):
     ratio: float
     torch_settings: dict[str, str]
     points: tuple[WidthPoint, ...]
+
+
+# ------------------------------------------------------------------------- capture.json
+
+
+@dataclass(frozen=True, kw_only=True)
+class CaptureFrame(_Record):
+    """One compile of one frame: wall seconds in all and split into Dynamo, AOTAutograd and
+    Inductor (its graphs), `done` False when the program was stopped during it."""
+
+    frame: str
+    where: str
+    seconds: float
+    done: bool
+    dynamo_s: float
+    aot_s: float
+    inductor_s: float
+    graphs: tuple[str, ...]
+
+    @property
+    def before_graph_s(self) -> float:
+        """Its seconds before any of its graphs existed (Dynamo and AOTAutograd): what no
+        after-aot repro can reproduce."""
+        return self.dynamo_s + self.aot_s
+
+
+@dataclass(frozen=True, kw_only=True)
+class CaptureGraph(_Record):
+    """A graph that reached Inductor and was written (`file`, beside capture.json): its
+    Inductor compile in wall seconds (`done` False: still compiling when stopped), the
+    phase that took most of it, and its free symbols read back from the file (None: it
+    did not parse)."""
+
+    graph: str
+    file: str | None
+    frame: str
+    kind: str
+    seconds: float
+    done: bool
+    phase: str
+    phases: dict[str, float]
+    check: str | None
+    free_symbols: int | None = field(default=None, metadata=OMIT_NONE)
+    widest: str | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CaptureRecord(_File):
+    """What `symshrink capture` saw: capture.json. `graphs` are the written ones, slowest
+    first; `problem` says why none was written (None: some were); `exit_code` is the
+    program's own (0 when capture stopped it)."""
+
+    FILE: ClassVar[str] = CAPTURE
+    FORMAT: ClassVar[int] = 1
+    FORMAT_BEFORE: ClassVar[int | None] = 1  # written before the format was recorded
+
+    format: int = FORMAT
+    program: tuple[str, ...]
+    torch: str | None
+    exit_code: int
+    stopped_at_timeout: bool
+    timeout: float | None
+    min_seconds: float
+    skipped: int
+    frames: tuple[CaptureFrame, ...]
+    graphs: tuple[CaptureGraph, ...]
+    problem: str | None = field(default=None, metadata=OMIT_NONE)
+    seconds: float | None = field(default=None, metadata=OMIT_NONE)  # the whole run, wall
+    signal: int | None = field(default=None, metadata=OMIT_NONE)  # SIGINT / SIGTERM received
+
+
+# -------------------------------------------------------------------------- triage.json
+
+TriageVerdict = Literal[
+    "new",  # a minimal (or reduced) repro, no corpus entry scores KNOWN_AT
+    "known",  # a corpus entry's pathology again
+    "not slow",  # the graph chosen is not slow against its static twin
+    "no symbols",  # no graph with a free symbol reached Inductor
+    "outside any graph",  # the time went to Dynamo / AOTAutograd, before any graph existed
+    "no graph",  # nothing reached Inductor (no torch.compile, another backend)
+    "program failed",  # the program failed before a graph was written
+    "interrupted",  # SIGINT / SIGTERM before there was a result
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class TriageMatch(_Record):
+    """A corpus entry scored against the result: `score` from 0 to 1 (`match.KNOWN_AT`
+    and up: the same pathology), what the entry's last replay on this torch said (None:
+    never replayed on it) and its shape."""
+
+    entry: str
+    score: float
+    replay: str | None = field(default=None, metadata=OMIT_NONE)
+    shape: str | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Triage(_File):
+    """What `symshrink triage` did and found: triage.json.
+
+    `seconds` is wall time per stage (`capture`, `minimize`, `match`, `report`), within
+    `budget_s`. `free_symbols_*` and `ratio_*` (to the static twin, through symshrink's
+    retrace) are the chosen graph's before and after the reduction; `program_ratio` the
+    result's through its `torch.compile` program (None: not measured). `minimal` False is
+    a result the budget cut short (not minimal yet). `files` are relative to the triage
+    directory."""
+
+    FILE: ClassVar[str] = TRIAGE
+    FORMAT: ClassVar[int] = 1
+
+    format: int = FORMAT
+    verdict: TriageVerdict
+    why: str
+    exit_code: int
+    program: tuple[str, ...] | None
+    repro: str | None
+    graph: str | None
+    budget_s: float
+    seconds: dict[str, float]
+    total_s: float
+    free_symbols_before: int | None = None
+    free_symbols_after: int | None = None
+    ratio_before: float | None = None
+    ratio_after: float | None = None
+    program_ratio: float | None = None
+    minimal: bool | None = None
+    stopped_by: str | None = None
+    match: TriageMatch | None = None
+    candidates: tuple[TriageMatch, ...] = ()
+    shape: str | None = None
+    files: dict[str, str] = field(default_factory=dict)
+    torch_version: str | None
+    sympy_version: str | None
+    symshrink_version: str | None
 
 
 # -------------------------------------------------------------------------------- codec

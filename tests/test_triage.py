@@ -1,0 +1,239 @@
+"""`symshrink triage` and the Python API: the budget's split, why nothing is triaged, the
+exit codes, bad input raising one exception type, and a run the budget cuts short."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import symshrink
+from symshrink import triaging
+from symshrink.baseline import static_twin
+from symshrink.oracle.procs import python_env
+from symshrink.records import CaptureFrame, CaptureGraph, CaptureRecord, Triage
+from symshrink.repro.parse import parse_file
+from symshrink.repro.render import render
+
+ROOT = Path(__file__).resolve().parents[1]
+PROG = ROOT / "tests" / "capture_prog.py"
+CORPUS = ROOT / "corpora"
+
+
+def _triage(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, "-m", "symshrink", "triage", "-o", str(tmp / "out"), *args]
+    return subprocess.run(
+        cmd, cwd=tmp, env=python_env(), capture_output=True, text=True, timeout=1200
+    )
+
+
+# ------------------------------------------------------------------------------- budget
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [("20m", 1200), ("1h30m", 5400), ("90s", 90), ("90", 90), ("1.5h", 5400), ("2m30s", 150)],
+)
+def test_durations(text: str, seconds: float) -> None:
+    assert triaging.parse_duration(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["", "m", "20 min", "-5m", "0", "1d", "5m5h"])
+def test_bad_durations(text: str) -> None:
+    with pytest.raises(symshrink.ReproError):
+        triaging.parse_duration(text)
+
+
+def test_the_budget_split() -> None:
+    """A quarter for the capture at most, a reserve for what follows the reduction (15 %,
+    at least a minute, at most half), the reduction what is left between; one call at
+    most a fifth of the reduction, between 30 s and minimize's 600 s."""
+    budget = triaging.Budget(1200.0, started=0.0)
+    assert budget.capture_s == 300.0 and budget.after_s == 180.0
+    assert budget.reduction_s(now=0.0) == 1020.0
+    assert budget.reduction_s(now=100.0) == 920.0  # the capture took 100 s
+    assert budget.reduction_s(now=1100.0) == 0.0  # past the reserve: the result so far
+    assert budget.left(now=1300.0) == 0.0
+    assert triaging.Budget(100.0).after_s == 50.0  # a tiny budget keeps half
+    assert triaging.Budget(300.0).after_s == 60.0
+    assert (triaging.Budget.call_s(60), triaging.Budget.call_s(1000)) == (30.0, 200.0)
+    assert triaging.Budget.call_s(10_000) == 600.0
+
+
+# ---------------------------------------------------------------- why nothing is triaged
+
+
+def _frame(seconds: float, before: float, graphs: tuple[str, ...] = ()) -> CaptureFrame:
+    return CaptureFrame(
+        frame="0_0",
+        where="fn (prog.py:3)",
+        seconds=seconds,
+        done=True,
+        dynamo_s=before,
+        aot_s=0.0,
+        inductor_s=seconds - before,
+        graphs=graphs,
+    )
+
+
+def _graph(symbols: int) -> CaptureGraph:
+    return CaptureGraph(
+        graph="0_0_forward",
+        file="0_0_forward.py",
+        frame="0_0",
+        kind="forward",
+        seconds=3.0,
+        done=True,
+        phase="lowering 60%",
+        phases={},
+        check=None,
+        free_symbols=symbols,
+    )
+
+
+def _captured(frames=(), graphs=(), exit_code: int = 0) -> CaptureRecord:
+    return CaptureRecord(
+        program=("python", "prog.py"),
+        torch="2.13.0",
+        exit_code=exit_code,
+        stopped_at_timeout=False,
+        timeout=None,
+        min_seconds=0.0,
+        skipped=0,
+        frames=tuple(frames),
+        graphs=tuple(graphs),
+    )
+
+
+@pytest.mark.parametrize(
+    ("captured", "verdict", "says"),
+    [
+        (_captured(), "no graph", "compiled nothing"),
+        (_captured(exit_code=3), "program failed", "exited with code 3"),
+        (_captured([_frame(40.0, 40.0)]), "outside any graph", "no graph of it reached"),
+        (_captured([_frame(0.5, 0.5)]), "no graph", "no graph reached Inductor"),
+        (_captured([_frame(4.0, 1.0)], [_graph(0)]), "no symbols", "static shapes"),
+        (_captured([_frame(40.0, 30.0)], [_graph(0)]), "outside any graph", "Dynamo and AOT"),
+        (_captured([_frame(4.0, 1.0)], [_graph(2)]), None, ""),
+    ],
+)
+def test_why_no_graph_qualifies(captured: CaptureRecord, verdict: str | None, says: str) -> None:
+    why = triaging._why_none(captured)
+    assert (why[0] if why else None) == verdict
+    assert says in (why[1] if why else "")
+
+
+# --------------------------------------------------------------------------- the API
+
+
+def test_the_api_raises_one_exception_for_bad_input(tmp_path: Path) -> None:
+    repro = CORPUS / "sym_outer_floordiv" / "minimal.py"
+    bad = [
+        lambda: symshrink.triage(tmp_path / "missing.py", tmp_path / "out"),
+        lambda: symshrink.triage(repro, tmp_path / "out", budget="soon"),
+        lambda: symshrink.triage(repro, tmp_path / "out", budget=0),
+        lambda: symshrink.triage(repro, tmp_path / "out", add_to_corpus="bad name"),
+        lambda: symshrink.triage(repro, tmp_path / "out", add_to_corpus="sym_outer_floordiv"),
+        lambda: symshrink.triage(repro, repro),  # -o onto a file
+        lambda: symshrink.minimize(repro, ratio=1.0),
+        lambda: symshrink.minimize(repro, jobs=0),
+        lambda: symshrink.minimize(repro, colour="blue"),
+        lambda: symshrink.minimize(tmp_path / "missing.py"),
+        lambda: symshrink.capture("python prog.py", tmp_path / "out"),
+        lambda: symshrink.capture(["python", "prog.py"], tmp_path / "out", timeout=0),
+        lambda: symshrink.capture(["no-such-command-here"], tmp_path / "out"),
+    ]
+    for call in bad:
+        with pytest.raises(symshrink.ReproError):
+            call()
+    assert not (tmp_path / "out").exists()  # refused before anything ran
+
+
+def test_the_api_names_stay_functions_whatever_is_imported() -> None:
+    """A module named like an API function would replace it on the package once imported."""
+    import importlib
+    import pkgutil
+
+    for module in pkgutil.walk_packages(symshrink.__path__, "symshrink."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+    for name in ("capture", "minimize", "triage"):
+        assert getattr(symshrink, name).__module__ == "symshrink.api", name
+
+
+# ------------------------------------------------------------------------------ the CLI
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        ([], "Missing argument"),
+        (["--budget", "soon", "x.py"], "not a duration"),
+        (["missing.py"], "missing.py"),
+        (["--add-to-corpus", "a b", "--", "python", "prog.py"], "bad entry name"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(tmp_path: Path, args: list[str], says: str) -> None:
+    done = _triage(tmp_path, *args)
+    assert done.returncode == 2, done.stderr
+    assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_program_that_compiles_nothing_is_exit_1(tmp_path: Path) -> None:
+    done = _triage(tmp_path, "--", sys.executable, str(PROG), "plain")
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        "symshrink: no graph: the program compiled nothing: no torch.compile frame in its trace"
+    )
+    record = Triage.load(tmp_path / "out" / "triage.json")
+    assert record.verdict == "no graph" and record.exit_code == 1 and "capture" in record.seconds
+
+
+def test_a_program_that_fails_first_is_exit_3(tmp_path: Path) -> None:
+    done = _triage(tmp_path, "--json", "--", sys.executable, str(PROG), "exit", "5")
+    assert done.returncode == 3, done.stderr
+    assert json.loads(done.stdout)["verdict"] == "program failed"
+
+
+def test_a_repro_without_symbols_is_exit_1(tmp_path: Path) -> None:
+    """Its static twin (every symbol pinned) has no free symbol: nothing to reduce, said
+    before anything runs."""
+    twin = tmp_path / "static.py"
+    twin.write_text(render(static_twin(parse_file(CORPUS / "modidx_outer_sums" / "minimal.py"))))
+    done = _triage(tmp_path, str(twin))
+    assert done.returncode == 1, done.stderr
+    assert "no symbols" in done.stderr.strip().splitlines()[-1]
+
+
+@pytest.mark.torch
+def test_a_program_not_slow_against_its_twin_is_exit_1(tmp_path: Path) -> None:
+    """The cat of three dynamic inputs compiles in about its static twin's time."""
+    done = _triage(tmp_path, "--budget", "10m", "--", sys.executable, str(PROG), "cat")
+    assert done.returncode == 1, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("symshrink: not slow: the original is not slow"), last
+    record = Triage.load(tmp_path / "out" / "triage.json")
+    assert record.graph is not None and record.free_symbols_before == 3
+
+
+@pytest.mark.torch
+def test_a_budget_too_short_ends_with_the_result_so_far(tmp_path: Path) -> None:
+    """modidx_outer_sums's entry (7 symbols, 1-minimal, 11-12x its twin) in one minute: the
+    calibration and a few calls fit, the reduction does not; the report says so, and the
+    entry it came from is the match."""
+    repro = tmp_path / "modidx.py"
+    repro.write_text((CORPUS / "modidx_outer_sums" / "minimal.py").read_text())
+    done = _triage(tmp_path, "--budget", "60s", "--no-progress", str(repro))
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "out"
+    record = Triage.load(out / "triage.json")
+    assert record.verdict == "known" and record.match is not None
+    assert record.match.entry == "modidx_outer_sums" and record.match.score >= 0.6
+    assert record.minimal is False and (record.stopped_by or "").startswith("max_time")
+    assert set(record.seconds) == {"minimize", "match", "report"}
+    issue = (out / "issue.md").read_text()
+    assert "**Not minimal yet**" in issue and "matches corpus entry modidx_outer_sums" in issue
+    assert done.stdout.splitlines() == [str(out / "issue.md"), str(out / "triage.json")]
