@@ -538,7 +538,7 @@ def _record(
         accepted=stats.accepted,
         cache_hits=stats.cache_hits,
         seconds=round(seconds, 3),
-        stopped_by=stats.stopped_by,
+        stopped_by=_stopped_by(stats.stopped_by, opts),
         fixpoint=stats.fixpoint,
         per_pass={name: dict(counts) for name, counts in stats.per_pass.items()},
         initial=Side.of(original),
@@ -562,6 +562,14 @@ def _record(
         threshold_s=timing.threshold_s,
         margin_used=round(timing.margin, 3),
     )
+
+
+def _stopped_by(stopped_by: str | None, opts: Options) -> str | None:
+    """The budget that stopped the run as the option gave it: each stage of the reduction
+    gets what is left of `--max-time`, and says that."""
+    if stopped_by is not None and stopped_by.startswith("max_time=") and opts.max_time:
+        return f"max_time={opts.max_time:g}"
+    return stopped_by
 
 
 def _checked(side: Side, check: Reverification) -> Side:

@@ -573,8 +573,8 @@ TriageVerdict = Literal[
 @dataclass(frozen=True, kw_only=True)
 class TriageMatch(_Record):
     """A corpus entry scored against the result: `score` from 0 to 1 (`match.KNOWN_AT`
-    and up: the same pathology), what the entry's last replay on this torch said (None:
-    never replayed on it) and its shape."""
+    and up: the same pathology), the verdict of the entry's last replay under this torch
+    (`still slow`, `fixed`, ...; None: never replayed under it) and its shape."""
 
     entry: str
     score: float

@@ -31,16 +31,18 @@ import shlex
 import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from symshrink import installed_version
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 from symshrink.records import (
+    CALIBRATION,
     CAPTURE,
     CaptureGraph,
     CaptureRecord,
+    Replayed,
     RunRecord,
     Triage,
     TriageMatch,
@@ -72,6 +74,10 @@ share of the budget, at least AFTER_MIN_S."""
 CALL_SHARE = 0.2
 """The longest one oracle call may run, as a share of the reduction's time (and at most
 minimize's own default, 600 s): calibration's longer reference run is capped by it."""
+MAX_GRAPHS = 3
+NEXT_GRAPH_SHARE = 0.25
+"""A graph that is not slow against its static twin gives way to the next slowest with
+free symbols, up to MAX_GRAPHS, while this share of the budget is left to reduce it."""
 SLOW_FRAME_S = 5.0  # a frame that took this long with no graph to show for it: Dynamo-time
 
 EXIT_CODES = {
@@ -151,8 +157,10 @@ class Options:
 
 def _check(options: Options) -> None:
     """Bad input or a bad option, before anything runs (one line, exit 2)."""
-    if bool(options.program) == (options.repro is not None):
-        raise ReproError("give a program (-- python prog.py ARGS) or one repro script, not both")
+    if options.program and options.repro is not None:
+        raise ReproError("a program or a repro script, not both")
+    if not options.program and options.repro is None:
+        raise ReproError("nothing to triage: give a program (-- python prog.py ARGS) or a repro")
     if options.budget_s <= 0:
         raise ReproError("the budget must be more than 0")
     if options.out.exists() and not options.out.is_dir():
@@ -193,6 +201,7 @@ class _Run:
     files: dict[str, str] = field(default_factory=dict)
     interrupted: int | None = None  # the exit code of a reduction SIGINT / SIGTERM stopped
     symbols: int | None = None  # the chosen graph's free symbols
+    not_slow: list[str] = field(default_factory=list)  # the graphs tried before it, and why
     current: tuple[str, float] | None = None  # the stage under way and its start
 
     @contextlib.contextmanager
@@ -285,17 +294,25 @@ def _stages(run: _Run) -> Triage:
             return run.done("no symbols", "no symbols: the repro has no free symbol to reduce")
     with run.stage("minimize"):
         minimized = _minimize(run)
+        while isinstance(minimized, Triage) and _next_graph(run, minimized):
+            minimized = _minimize(run)
     if isinstance(minimized, Triage):
+        if len(run.not_slow) > 1:  # each graph judged, and why it is not slow
+            return replace(minimized, why="; ".join(run.not_slow))
         return minimized
     with run.stage("match"):
         verdict, why, match, candidates, shape = _match(run)
-    if verdict == "new" and options.add_to_corpus is not None:
-        with run.stage("add to corpus"):
-            why += f"; added to the corpus as {_add(run)}"
-    run.files["issue"] = ISSUE
+    if options.add_to_corpus is not None:
+        if verdict == "new":
+            with run.stage("add to corpus"):
+                why += f"; added to the corpus as {_add(run)}"
+        else:
+            why += f"; not added to the corpus as {options.add_to_corpus}: it is not new"
     with run.stage("report"):
         found = run.done(verdict, why, match=match, candidates=candidates, shape=shape)
+        found.save(options.out / Triage.FILE)  # kept should the report fail
         atomic_write(options.out / ISSUE, _issue(run, found))
+        run.files["issue"] = ISSUE
     return run.done(verdict, why, match=match, candidates=candidates, shape=shape)
 
 
@@ -325,15 +342,36 @@ def _capture(run: _Run) -> Triage | None:
     why = _why_none(outcome.record)
     if why is not None:
         return run.done(*why)
-    graph = next(g for g in outcome.record.graphs if g.free_symbols)
-    run.graph, run.symbols = graph, graph.free_symbols
+    _take(run, next(g for g in outcome.record.graphs if g.free_symbols))
+    return None
+
+
+def _take(run: _Run, graph: CaptureGraph) -> None:
+    """Reduce `graph` next."""
     assert graph.file is not None
-    run.repro = (out / graph.file).resolve()
+    run.graph, run.symbols = graph, graph.free_symbols
+    run.repro = (run.options.out / CAPTURE_DIR / graph.file).resolve()
     run.notify(
         f"the graph: {graph.graph} ({graph.free_symbols} free symbols, "
         f"{'≥ ' if not graph.done else ''}{graph.seconds:.1f} s in Inductor, {graph.phase})"
     )
-    return None
+
+
+def _next_graph(run: _Run, found: Triage) -> bool:
+    """After a graph that is not slow against its twin, the next slowest with free
+    symbols, while MAX_GRAPHS allows and NEXT_GRAPH_SHARE of the budget is left to reduce
+    it (the slowest graph need not be the one slow through its symbols)."""
+    if found.verdict != "not slow" or run.capture is None or run.graph is None:
+        return False
+    run.not_slow.append(f"{run.graph.graph}: {found.why}")
+    graphs = [g for g in run.capture.graphs if g.free_symbols]
+    tried = len(run.not_slow)
+    if tried >= min(MAX_GRAPHS, len(graphs)):
+        return False
+    if run.budget.reduction_s() < NEXT_GRAPH_SHARE * run.budget.total_s:
+        return False
+    _take(run, graphs[tried])
+    return True
 
 
 def _why_none(record: CaptureRecord) -> tuple[TriageVerdict, str] | None:
@@ -383,8 +421,8 @@ def _minimize(run: _Run) -> Triage | None:
             repro=run.repro,
             out=out,
             work_dir=work,
-            timeout=Budget.call_s(reduction_s),
-            max_time=reduction_s,
+            timeout=round(Budget.call_s(reduction_s)),
+            max_time=round(reduction_s),
             progress=run.options.progress,
         )
     )
@@ -434,7 +472,7 @@ def _match(
     assert record is not None and run.repro is not None
     result = match.features(parse_file(Path(record.out)))
     original = match.features(parse_file(run.repro))
-    calibration_path = Path(run.options.out / run.files["run"]) / "calibration.json"
+    calibration_path = run.options.out / run.files["run"] / CALIBRATION
     calibration = load_calibration(calibration_path) if calibration_path.is_file() else None
     spots = match.run_spots(record, calibration)
     try:
@@ -443,42 +481,32 @@ def _match(
         log.warning("no corpus to match against: %s", e)
         entries = []
     ranked = match.rank([result, original], spots, [match.entry_features(e) for e in entries])
-    by_name = {e.name: e for e in entries}
-    torch = installed_version("torch")
-    candidates = [
-        TriageMatch(
-            entry=c.entry,
-            score=c.score,
-            replay=_last_replay(by_name[c.entry].case.replays, torch),
-            shape=c.text,
-        )
-        for c in ranked[:3]
-    ]
+    torch = installed_version("torch") or ""
+    replays = {e.name: (e.case.replays or {}).get(torch) for e in entries}
+    candidates = []
+    for c in ranked[:3]:
+        last = replays[c.entry]
+        verdict = last.verdict if last is not None else None
+        candidates.append(TriageMatch(entry=c.entry, score=c.score, replay=verdict, shape=c.text))
     best = candidates[0] if candidates else None
     if best is not None and best.score >= match.KNOWN_AT:
-        return "known", _known_line(best, torch), best, candidates, result.text
+        why = f"matches corpus entry {best.entry} (score {best.score:.2f}): "
+        return "known", why + _replay_words(replays[best.entry]), best, candidates, result.text
     closest = f"; closest: {best.entry} at {best.score:.2f}" if best is not None else ""
     why = f"new: no corpus entry scores {match.KNOWN_AT} or more{closest}"
     return "new", why, None, candidates, result.text
 
 
-def _last_replay(replays: dict | None, torch: str | None) -> str | None:
-    """`still slow` / `fixed` ... on this torch per the entry's last replay under it."""
-    last = (replays or {}).get(torch or "")
+def _replay_words(last: Replayed | None) -> str:
+    """What the entry's last replay under this torch said: still slow, fixed, ..."""
+    torch = installed_version("torch")
     if last is None:
-        return None
+        return f"not replayed under torch {torch} yet (`symshrink corpus replay --record`)"
     ratio = "" if last.ratio is None else f", {'≥ ' if last.stopped else ''}{last.ratio:.2f}x"
-    return f"{last.verdict} ({last.measured[:10]}{ratio} its twin at R = {last.at_ratio:g})"
-
-
-def _known_line(best: TriageMatch, torch: str | None) -> str:
-    replay = (
-        f"{best.replay.split(' (')[0]} on this torch (torch {torch}), per its last replay "
-        f"({best.replay.split(' (', 1)[1]}"
-        if best.replay
-        else f"not replayed under torch {torch} yet (`symshrink corpus replay --record`)"
+    return (
+        f"{last.verdict} on this torch ({torch}), per its last replay "
+        f"({last.measured[:10]}{ratio} its twin, R = {last.at_ratio:g})"
     )
-    return f"matches corpus entry {best.entry} (score {best.score:.2f}): {replay}"
 
 
 def _add(run: _Run) -> str:

@@ -126,6 +126,25 @@ def test_why_no_graph_qualifies(captured: CaptureRecord, verdict: str | None, sa
     assert says in (why[1] if why else "")
 
 
+def test_a_graph_not_slow_gives_way_to_the_next(tmp_path: Path) -> None:
+    """The slowest graph need not be the one slow through its symbols: the next slowest
+    with free symbols is judged, while there is one and the budget allows."""
+    second = CaptureGraph(**{**_graph(2).to_dict(), "graph": "0_0_backward", "file": "b.py"})
+    captured = _captured([_frame(40.0, 1.0)], [_graph(3), _graph(0), second])
+    options = triaging.Options(out=tmp_path, program=("python", "prog.py"), budget_s=1200)
+    run = triaging._Run(options, triaging.Budget(1200.0), notify=lambda _: None)
+    run.capture = captured
+    triaging._take(run, captured.graphs[0])
+    assert triaging._next_graph(run, run.done("not slow", "1.2x"))
+    assert run.graph == second and run.repro == (tmp_path / "capture" / "b.py").resolve()
+    assert not triaging._next_graph(run, run.done("not slow", "1.1x"))  # none left
+    assert run.not_slow == ["0_0_forward: 1.2x", "0_0_backward: 1.1x"]
+    late = triaging._Run(options, triaging.Budget(1200.0, started=-1000.0), lambda _: None)
+    late.capture = captured
+    triaging._take(late, captured.graphs[0])
+    assert not triaging._next_graph(late, late.done("not slow", "1.2x"))  # no time for it
+
+
 # --------------------------------------------------------------------------- the API
 
 
@@ -210,11 +229,13 @@ def test_a_repro_without_symbols_is_exit_1(tmp_path: Path) -> None:
 
 @pytest.mark.torch
 def test_a_program_not_slow_against_its_twin_is_exit_1(tmp_path: Path) -> None:
-    """The cat of three dynamic inputs compiles in about its static twin's time."""
+    """The cat of three dynamic inputs compiles in about its static twin's time, forward
+    and backward: both graphs judged, in one line."""
     done = _triage(tmp_path, "--budget", "10m", "--", sys.executable, str(PROG), "cat")
     assert done.returncode == 1, done.stderr
     last = done.stderr.strip().splitlines()[-1]
-    assert last.startswith("symshrink: not slow: the original is not slow"), last
+    assert last.startswith("symshrink: not slow: 0_0_"), last
+    assert last.count(": the original is not slow") == 2, last
     record = Triage.load(tmp_path / "out" / "triage.json")
     assert record.graph is not None and record.free_symbols_before == 3
 
@@ -237,3 +258,14 @@ def test_a_budget_too_short_ends_with_the_result_so_far(tmp_path: Path) -> None:
     issue = (out / "issue.md").read_text()
     assert "**Not minimal yet**" in issue and "matches corpus entry modidx_outer_sums" in issue
     assert done.stdout.splitlines() == [str(out / "issue.md"), str(out / "triage.json")]
+
+
+def test_a_run_stopped_by_its_time_says_the_option_given() -> None:
+    """Each stage of a reduction gets what is left of --max-time; the record names the
+    option as given."""
+    from symshrink.minimizing import Options, _stopped_by
+
+    opts = Options(repro=Path("r.py"), max_time=719)
+    assert _stopped_by("max_time=490.31", opts) == "max_time=719"
+    assert _stopped_by("max_calls=3", opts) == "max_calls=3"
+    assert _stopped_by(None, opts) is None
