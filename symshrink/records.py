@@ -53,6 +53,8 @@ __all__ = [
     "CaseOptions",
     "CorpusVerdict",
     "Origin",
+    "ProgramCheck",
+    "ProgramVerdict",
     "Replayed",
     "RunOptions",
     "RunRecord",
@@ -485,6 +487,51 @@ class WidthSweep(_File):
     ratio: float
     torch_settings: dict[str, str]
     points: tuple[WidthPoint, ...]
+
+
+# ------------------------------------------------------------------- a program's check
+
+ProgramVerdict = Literal[
+    "slow",  # the dynamic compile took R x the static one or more, in most runs
+    "not slow",  # it did not: the pathology shows only through symshrink's retrace
+    "error",  # a run failed (the program's own error in `why`)
+    "no program",  # the repro has no program (`why`: the renderer's reason)
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProgramCheck(_Record):
+    """A repro's `torch.compile` program (`program_check.check_program`) run in fresh
+    processes, dynamic against static, and judged at R (`at_ratio`) x the static median.
+
+    `dynamic_s` and `static_s` are CPU seconds of the compile and first call, one per run
+    (`stopped`: the dynamic runs that were stopped before their end, so their seconds are
+    lower bounds); `ratio` is the median over the median; `hot_spots` are where the
+    dynamic runs spent their CPU (`oracle.sampler`'s spots). `why` says in one line what
+    decided the verdict."""
+
+    verdict: ProgramVerdict
+    why: str
+    at_ratio: float
+    n: int | None = None  # the program's width (--n); None: its own
+    backend: str = "inductor"
+    dynamic_s: tuple[float, ...] = ()
+    static_s: tuple[float, ...] = ()
+    stopped: tuple[bool, ...] = ()
+    ratio: float | None = None
+    hot_spots: tuple[str, ...] = ()
+    torch_version: str | None = None
+
+    @property
+    def reproduces(self) -> bool:
+        """Whether the pathology shows through torch.compile."""
+        return self.verdict == "slow"
+
+    @property
+    def lower_bound(self) -> bool:
+        """Whether `ratio` is a lower bound (a dynamic run was stopped: the true median may
+        be higher)."""
+        return any(self.stopped)
 
 
 # ------------------------------------------------------------------------- capture.json

@@ -36,9 +36,9 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {first}"[:500] if first else type(exc).__name__
 
 
-def _run_script(script: Path) -> dict[str, Any]:
+def _run_script(script: Path, argv: list[str]) -> dict[str, Any]:
     start = time.perf_counter()
-    sys.argv = [str(script)]
+    sys.argv = [str(script), *argv]
     runpy.run_path(str(script), run_name="__main__")
     return {"error": None, "phases": {"run": time.perf_counter() - start}}
 
@@ -67,7 +67,7 @@ def run_child(spec: dict[str, Any]) -> int:
         if spec.get("entry", "script") == "retrace":
             result = _run_retrace(script, spec.get("retrace", {}))
         else:
-            result = _run_script(script)
+            result = _run_script(script, spec.get("argv", []))
     except SystemExit as exc:
         ok = exc.code in (None, 0)
         result = {"error": None if ok else f"SystemExit: {exc.code}", "phases": {}}

@@ -77,7 +77,8 @@ class Workload:
     """What the child does with the candidate script.
 
     `entry='retrace'` calls `symshrink.retrace.retrace(script, **retrace)` and reports its
-    phases; `entry='script'` runs the script as `__main__` (stand-ins, self-running repros).
+    phases; `entry='script'` runs the script as `__main__` (stand-ins, self-running repros,
+    a program.py) with `argv` as its arguments.
     `sampler` holds `StackSampler` options (interval_s, modules, libraries, phase_markers).
     `env` is set in the child before the candidate runs; variables that torch reads at
     import belong in `WarmPool(env=...)` instead, since a warm worker imported torch already.
@@ -87,11 +88,12 @@ class Workload:
     retrace: dict[str, Any] = field(default_factory=dict)
     sampler: dict[str, Any] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
+    argv: tuple[str, ...] = ()
 
     def spec(self) -> dict[str, Any]:
         """The child's options: for a retrace, RETRACE_OPTIONS and RETRACE_PHASES by default."""
         if self.entry == "script":
-            return {"entry": "script", "retrace": {}, "sampler": self.sampler}
+            return {"entry": "script", "retrace": {}, "sampler": self.sampler, "argv": self.argv}
         sampler = {"phase_markers": RETRACE_PHASES, "default_phase": "load", **self.sampler}
         return {
             "entry": "retrace",

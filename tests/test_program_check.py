@@ -1,0 +1,99 @@
+"""Judging a program.py: the rule (plain numbers), the runs in fresh children (a stand-in
+program that burns CPU, no torch), and one real program compiled both ways."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from symshrink.errors import ReproError
+from symshrink.program_check import PROGRAM_PREFIX, check_program, judge
+from symshrink.records import ProgramCheck
+
+GOLDEN = Path(__file__).parent / "golden" / "program"
+
+# A stand-in for program.py: `--mode M` burns the CPU seconds given for M, prints them.
+STAND_IN = """
+import json, sys, time
+mode = sys.argv[sys.argv.index("--mode") + 1]
+want = {"static": STATIC, "dynamic": DYNAMIC}[mode]
+start = time.process_time()
+while time.process_time() - start < want:
+    pass
+if want == 0.0:
+    sys.exit("the compile failed")
+print("a line torch might print")
+print(json.dumps({"seconds": time.process_time() - start, "instructions": None}))
+"""
+
+
+def stand_in(tmp_path: Path, static: float, dynamic: float) -> Path:
+    path = tmp_path / "p.program.py"
+    text = STAND_IN.replace("STATIC", repr(static)).replace("DYNAMIC", repr(dynamic))
+    path.write_text(text)
+    return path
+
+
+def test_most_dynamic_runs_at_r_times_the_static_median_are_slow() -> None:
+    assert judge([4.1, 3.0, 4.5], [1.0, 0.9, 1.1], 4.0) == (
+        "slow",
+        "2 of 3 dynamic runs at 4x the static median (1.00 s) or more; median 4.1x",
+    )
+    verdict, why = judge([4.1, 3.0, 3.9], [1.0, 0.9, 1.1], 4.0)
+    assert verdict == "not slow" and why.startswith("1 of 3")
+    verdict, why = judge([9.0], [1.0], 4.0, [True])
+    assert verdict == "slow" and why.endswith("median at least 9.0x")
+
+
+def test_a_record_round_trips_and_says_whether_it_reproduces() -> None:
+    check = ProgramCheck(
+        verdict="slow",
+        why="3 of 3",
+        at_ratio=4.0,
+        dynamic_s=(2.0, 2.2),
+        static_s=(0.5, 0.5),
+        stopped=(False, True),
+        ratio=4.2,
+        hot_spots=("safe_gcd",),
+    )
+    assert ProgramCheck.from_dict(check.to_dict()) == check
+    assert check.reproduces and check.lower_bound
+    assert not ProgramCheck(verdict="no program", why="duck sizing", at_ratio=4.0).reproduces
+
+
+def test_a_program_is_run_in_fresh_children_and_judged(tmp_path: Path) -> None:
+    check = check_program(stand_in(tmp_path, 0.05, 0.3), runs=2)
+    assert check.verdict == "slow", check
+    assert len(check.static_s) == len(check.dynamic_s) == 2 and check.stopped == (False, False)
+    assert check.ratio is not None and check.ratio >= 4
+    assert check.backend == "inductor" and check.n is None
+    assert not [p for p in os.listdir(tempfile.gettempdir()) if PROGRAM_PREFIX in p]
+
+
+def test_a_dynamic_run_that_does_not_end_is_stopped_at_stop_at(tmp_path: Path) -> None:
+    check = check_program(stand_in(tmp_path, 0.05, 1e9), runs=1, stop_at=6.0, timeout_s=60)
+    assert check.verdict == "slow" and check.stopped == (True,) and check.lower_bound
+    assert "at least" in check.why
+
+
+def test_a_failing_run_is_an_error_with_its_reason(tmp_path: Path) -> None:
+    check = check_program(stand_in(tmp_path, 0.05, 0.0), runs=3)
+    assert check.verdict == "error" and "the dynamic run failed" in check.why
+    assert "the compile failed" in check.why and len(check.static_s) == 1
+    with pytest.raises(ReproError, match="stop_at >= ratio"):
+        check_program(tmp_path / "p.program.py", stop_at=2.0)
+    with pytest.raises(ReproError, match="cannot read"):
+        check_program(tmp_path / "missing.py")
+
+
+@pytest.mark.torch
+def test_a_real_program_compiles_both_ways(tmp_path: Path) -> None:
+    path = tmp_path / "floordiv_sum_n4.program.py"
+    path.write_text((GOLDEN / "floordiv_sum_n4.program.py").read_text())
+    check = check_program(path, runs=1, backend="eager", n=2)
+    assert check.verdict in ("slow", "not slow"), check.why
+    assert check.static_s[0] > 0 and check.dynamic_s[0] > 0 and check.n == 2
+    assert check.torch_version is not None
