@@ -420,6 +420,31 @@ def corpus_add(
     typer.echo(path)
 
 
+@corpus_app.command("render")
+def corpus_render(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="the entry", show_default=False)],
+    corpus: CorpusDir = None,
+    out: Annotated[
+        Path | None, typer.Option("-o", "--out", help=_with_default("output script", "stdout"))
+    ] = None,
+    program: Annotated[
+        bool,
+        typer.Option("--program", help="its torch.compile program instead (program.py's text)"),
+    ] = False,
+) -> None:
+    """Write an entry's retrace script (what minimize writes as min.py: `python OUT`
+    retraces it with its SymInt relationships kept and needs only torch)."""
+    from symshrink import corpus as corpus_mod
+    from symshrink.files import atomic_write
+
+    text = corpus_mod.render(corpus_mod.find_dir(corpus), name, program=program)
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        atomic_write(out, text)
+        typer.echo(out)
+
+
 @corpus_app.command("list")
 def corpus_list(
     corpus: CorpusDir = None,

@@ -1,8 +1,12 @@
 """A corpus of minimized pathologies: `corpora/<name>/`, replayed against any torch.
 
-Each entry is a directory holding
+Each entry is a directory holding what cannot be rendered from anything else, and what a
+maintainer reads:
 
-- `minimal.py`: the standalone minimal repro (`python minimal.py` needs only torch);
+- `repro.py`: the minimal repro in torch's plain after-aot layout (what symshrink parses);
+- `program.py`: it as a short `torch.compile` program that measures itself
+  (`program.render_program`; `python program.py` needs only torch), unless the model has
+  no such program (case.json's `no_program` says why);
 - `case.json`: where it came from (names relative to the entry, or the command that
   writes the original: no path of the machine that made it), the torch and sympy
   versions and `torch_settings` it was recorded with, sizes before and after
@@ -11,6 +15,11 @@ Each entry is a directory holding
   it was minimized at), the slow phase and the hot spots it was judged by;
 - `origin.py`, a copy of the original script when it is small, or `generate.txt`, the
   command that writes it (e.g. `python tests/fixtures_gen.py OUT --family floordiv_sum`).
+
+The retrace script that embeds symshrink's runtime (what `minimize` writes as `min.py`) is
+rendered on demand (`render`, `symshrink corpus render NAME`) from `repro.py` and the
+runtime of the symshrink that renders it: a stored copy would go stale with every change
+to `runtime.py`.
 
 `replay` judges every entry as `minimize` judged it: the compile oracle's child (warm
 forked, `--no-native-compile`, the entry's recorded torch settings) measures the entry's
@@ -52,8 +61,9 @@ from symshrink.records import (
     CALIBRATION,
     CASE,
     GENERATE,
-    MINIMAL,
     ORIGIN,
+    PROGRAM,
+    REPRO,
     SYMPY_REPRO,
     Case,
     CaseOptions,
@@ -71,6 +81,7 @@ from symshrink.records import (
 
 if TYPE_CHECKING:
     from symshrink.baseline import BaselineKind
+    from symshrink.repro.model import Repro
 
 __all__ = [
     "Entry",
@@ -81,6 +92,7 @@ __all__ = [
     "find_dir",
     "list_rows",
     "list_table",
+    "render",
     "replay",
     "replay_record",
     "replay_table",
@@ -130,8 +142,9 @@ def add(
 ) -> Path:
     """Add `minimal` to `corpus` as `name`; returns the entry's directory.
 
-    The script must parse with symshrink's parser; one that is not yet standalone is
-    written in the standalone form (`render_output`). `run_dir` (a minimize work
+    The script (plain or standalone) must parse with symshrink's parser; the entry keeps
+    its model in the plain after-aot layout (`repro.py`) and as a `torch.compile` program
+    (`program.py`, with the entry's torch settings). `run_dir` (a minimize work
     directory) fills case.json from its report.json and calibration.json; `ratio` (R) and
     `torch_settings` override what the run recorded; `links` are the issue or PR URLs of
     the report it came from. The original is copied when
@@ -140,15 +153,17 @@ def add(
     Raises ReproError for bad input.
     """
     from symshrink.repro.parse import parse_file
-    from symshrink.standalone import is_standalone, render_output
+    from symshrink.repro.render import render as render_plain
+    from symshrink.standalone import render_standalone
 
     entry_dir = check_new_name(corpus, name, force)
     model = parse_file(minimal)  # ReproError (one line, file and line) if it does not parse
-    text = minimal.read_text()
-    standalone = is_standalone(text)
-    if not standalone:
-        text = render_output(model)
-        standalone = is_standalone(text)
+    try:
+        render_standalone(model)
+        standalone = True
+    except ReproError as e:
+        log.warning("%s: `corpus render` cannot write its retrace script: %s", name, e)
+        standalone = False
 
     report, calibration = _run_records(run_dir) if run_dir is not None else (None, None)
     origin_path = origin
@@ -162,6 +177,13 @@ def add(
     if origin_text is None and generate is None and origin_path is not None:
         generate = f"# the original ({origin_path.stat().st_size} bytes) was {origin_path.name}"
 
+    settings = dict(report.options.torch_settings) if report is not None else {}
+    settings.update(torch_settings or {})
+    try:
+        program: str | None = _program(model, name, settings)
+        no_program = None
+    except ReproError as e:
+        program, no_program = None, str(e)
     case = _case(
         name,
         sizes=Side.of(model),
@@ -172,13 +194,16 @@ def add(
         origin_copied=origin_text is not None,
         generate=generate,
         ratio=ratio,
-        torch_settings=torch_settings,
+        torch_settings=settings,
         links=links,
     )
-    if force and entry_dir.exists():  # a replaced entry keeps no stale origin file
-        for stale in (ORIGIN, GENERATE, SYMPY_REPRO):
+    case = replace(case, program=PROGRAM if program is not None else None, no_program=no_program)
+    if force and entry_dir.exists():  # a replaced entry keeps no stale file
+        for stale in (ORIGIN, GENERATE, SYMPY_REPRO, PROGRAM):
             (entry_dir / stale).unlink(missing_ok=True)
-    atomic_write(entry_dir / MINIMAL, text)
+    atomic_write(entry_dir / REPRO, render_plain(model))
+    if program is not None:
+        atomic_write(entry_dir / PROGRAM, program)
     if origin_text is not None:
         atomic_write(entry_dir / ORIGIN, origin_text)
     if generate is not None:
@@ -225,13 +250,11 @@ def _case(
     origin_copied: bool,
     generate: str | None,
     ratio: float | None,
-    torch_settings: Mapping[str, str] | None,
+    torch_settings: dict[str, str],
     links: Sequence[str],
 ) -> Case:
     """case.json: no path of this machine in it (the entry's own files are named relative to
     it), so the entry means the same wherever the corpus is checked out."""
-    settings = dict(report.options.torch_settings) if report is not None else {}
-    settings.update(torch_settings or {})
     after = sizes
     if report is not None:  # the script added is the truth for its symbols and operations
         after = replace(report.final, free_symbols=sizes.free_symbols, expr_ops=sizes.expr_ops)
@@ -251,7 +274,7 @@ def _case(
         torch_version_source="report" if recorded_torch else "installed at add",
         sympy_version=installed_version("sympy"),
         symshrink_version=installed_version("symshrink"),
-        torch_settings=settings,
+        torch_settings=torch_settings,
         # R: still slow at R x its static twin; replay judges at it (None: DEFAULT_RATIO)
         ratio=ratio if ratio is not None else report.ratio if report is not None else None,
         baseline=(report.baseline if report is not None else None) or "static",
@@ -287,8 +310,14 @@ class Entry:
     case: Case
 
     @property
-    def minimal(self) -> Path:
-        return self.path / MINIMAL
+    def repro(self) -> Path:
+        """The minimal repro, plain after-aot layout."""
+        return self.path / REPRO
+
+    @property
+    def program(self) -> Path | None:
+        """Its torch.compile program (None: the model has none, `case.no_program` says why)."""
+        return self.path / self.case.program if self.case.program is not None else None
 
     @property
     def clock(self) -> Clock:
@@ -329,7 +358,7 @@ def entries(corpus: Path, names: Sequence[str] = ()) -> list[Entry]:
     found = {
         d.name: d
         for d in sorted(corpus.iterdir())
-        if d.is_dir() and (d / CASE).is_file() and (d / MINIMAL).is_file()
+        if d.is_dir() and (d / CASE).is_file() and (d / REPRO).is_file()
     }
     missing = [n for n in names if n not in found]
     if missing:
@@ -378,6 +407,28 @@ def list_table(rows: Sequence[Mapping[str, Any]]) -> str:
         for r in rows
     ]
     return _table(header, body)
+
+
+def render(corpus: Path, name: str, *, program: bool = False) -> str:
+    """Entry `name`'s retrace script (`standalone.render_standalone` of its repro.py: what
+    `minimize` writes as min.py, with this symshrink's runtime), or with `program` its
+    torch.compile program as `add` writes it into program.py. Raises ReproError for an
+    unknown entry or a model that has no such script."""
+    from symshrink.repro.parse import parse_file
+    from symshrink.standalone import render_standalone
+
+    (entry,) = entries(corpus, [name])
+    model = parse_file(entry.repro)
+    if program:
+        return _program(model, name, entry.case.torch_settings)
+    return render_standalone(model)
+
+
+def _program(model: Repro, name: str, settings: Mapping[str, str]) -> str:
+    """An entry's program.py: its name heads it, read from its repro.py."""
+    from symshrink.program import render_program
+
+    return render_program(model, name, REPRO, settings)
 
 
 # ------------------------------------------------------------------------------- replay
@@ -467,7 +518,7 @@ def _replay_one(
     bench: Bench, entry: Entry, settings: dict[str, str], timeout_s: float, ratio: float
 ) -> Replay:
     started = time.monotonic()
-    measured = bench.measure(entry.minimal.read_text(), entry.rule(settings, ratio), timeout_s)
+    measured = bench.measure(entry.repro.read_text(), entry.rule(settings, ratio), timeout_s)
     run = measured.run
     return Replay(
         name=entry.name,
@@ -621,7 +672,7 @@ def sweep(
     results = []
     with Bench(runner, twin_runs) as bench:
         for entry in entries(corpus, names):
-            model = parse_file(entry.minimal)
+            model = parse_file(entry.repro)
             own = width(model)
             if own == 0:
                 log.warning("%s: no free symbol, nothing to sweep", entry.name)
@@ -671,7 +722,7 @@ def sympy_repros(
     corpus: Path, *, names: Sequence[str] = (), timeout_s: float = 300.0, shrink: bool = True
 ) -> list[tuple[str, SympyRepro]]:
     """Write each entry's sympy-only reproducer (`symshrink.sympy_repro.build` on its
-    minimal.py, else its origin.py) as `sympy_repro.py` where one sympy function dominates
+    repro.py, else its origin.py) as `sympy_repro.py` where one sympy function dominates
     that script's compile, and record it in case.json's `sympy_repro`: the script it came
     from, the file and its seconds with sympy alone, or `file: None` and why there is none
     (no sympy call could be rebuilt without torch, or no function holds DOMINANT_SHARE of
@@ -688,12 +739,12 @@ def sympy_repros(
 
 
 def _sympy_repro(entry: Entry, timeout_s: float, shrink: bool) -> SympyRepro:
-    """One entry's record, from its minimal.py, else from its origin.py (the original,
+    """One entry's record, from its repro.py, else from its origin.py (the original,
     where the pathology is widest and one function more often dominates); a kept script
     is written into the entry."""
     records = [
         _sympy_repro_of(entry, name, timeout_s, shrink)
-        for name in (MINIMAL, ORIGIN)
+        for name in (REPRO, ORIGIN)
         if (entry.path / name).is_file()
     ]
     kept = next((r for r in records if r.file is not None), None)

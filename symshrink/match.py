@@ -484,10 +484,10 @@ def run_spots(record: RunRecord, calibration: Calibration | None) -> Spots:
 
 
 def entry_features(entry: Entry) -> tuple[str, list[Features], Spots]:
-    """A corpus entry as `rank` takes it: its minimal script's and its original's
+    """A corpus entry as `rank` takes it: its minimal repro's and its original's
     features (the original where the entry keeps a copy), and its recorded hot spots."""
     case = entry.case
-    models = [features(parse_file(entry.minimal))]
+    models = [features(parse_file(entry.repro))]
     if case.origin.file is not None and (entry.path / case.origin.file).is_file():
         models.append(features(parse_file(entry.path / case.origin.file)))
     spots = Spots(

@@ -40,9 +40,10 @@ __all__ = [
     "JOURNAL",
     "JUDGED_BY",
     "LOCK",
-    "MINIMAL",
     "ORIGIN",
+    "PROGRAM",
     "REPORT",
+    "REPRO",
     "SYMPY_REPRO",
     "TRIAGE",
     "WIDTH_SWEEP",
@@ -80,7 +81,8 @@ LOCK = "lock"  # flock'd while a run uses the directory; holds its pid
 WIDTH_SWEEP = "width_sweep.json"  # WidthSweep: `symshrink report`'s measurements, reused
 
 # A corpus entry, corpora/<name>/.
-MINIMAL = "minimal.py"  # the standalone minimal repro
+REPRO = "repro.py"  # the minimal repro, in torch's plain after-aot layout
+PROGRAM = "program.py"  # it as a torch.compile program (program.render_program)
 CASE = "case.json"  # Case; written last, so its presence marks the entry complete
 ORIGIN = "origin.py"  # a copy of the original, when it is small
 GENERATE = "generate.txt"  # else the command that writes it
@@ -461,7 +463,9 @@ class Case(_File):
     signature: tuple[str, ...] | None
     reference: Signature | None
     minimize: RunSummary | None = field(default=None, metadata=OMIT_NONE)
-    standalone: bool
+    standalone: bool  # `corpus render` can write the retrace script (the code printer can)
+    program: str | None = field(default=None, metadata=OMIT_NONE)  # PROGRAM, if it has one
+    no_program: str | None = field(default=None, metadata=OMIT_NONE)  # else why not
     legacy: dict[str, Any] | None = field(default=None, metadata=OMIT_NONE)
     smallest_slow: SmallestSlow | None = field(default=None, metadata=OMIT_NONE)
     sympy_repro: SympyRepro | None = field(default=None, metadata=OMIT_NONE)

@@ -20,13 +20,17 @@ from typing import Any
 import pytest
 
 from symshrink import corpus as corpus_mod
+from symshrink import runtime
 from symshrink.records import SYMPY_REPRO
-from symshrink.repro.parse import parse_file
+from symshrink.repro.parse import parse, parse_file
 from symshrink.standalone import is_standalone
-from tests.test_corpus import machine_paths
+from tests.test_corpus import cli, machine_paths
+from tests.test_program import imported_modules
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpora"
 ENTRIES = corpus_mod.entries(CORPUS)
+KEPT = {"repro.py", "program.py", "case.json", "origin.py", "generate.txt", "sympy_repro.py"}
+RUNTIME = Path(runtime.__file__).read_text()
 
 
 def test_at_least_ten_distinct_pathologies() -> None:
@@ -38,10 +42,50 @@ def test_at_least_ten_distinct_pathologies() -> None:
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
+def test_entry_keeps_what_it_needs_and_renders_the_rest(entry: corpus_mod.Entry) -> None:
+    """The plain after-aot repro and its program are stored; the retrace script that embeds
+    symshrink's runtime is rendered on demand, with the runtime of today."""
+    files = {p.name for p in entry.path.iterdir()}
+    assert {"repro.py", "program.py", "case.json"} <= files <= KEPT, files
+    assert entry.program == entry.path / "program.py" and entry.case.no_program is None
+    text = entry.repro.read_text()
+    assert not is_standalone(text) and RUNTIME not in text
+    rendered = corpus_mod.render(CORPUS, entry.name)
+    assert is_standalone(rendered) and RUNTIME in rendered
+    assert parse(rendered) == parse(text)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
+def test_program_is_rendered_from_the_repro_in_under_100_lines(entry: corpus_mod.Entry) -> None:
+    """program.py is what render_program writes from repro.py today, under 100 lines, and it
+    imports nothing but torch and the standard library."""
+    assert entry.program is not None
+    text = entry.program.read_text()
+    fix = f"symshrink corpus render {entry.name} --program -o {entry.program}"
+    assert text == corpus_mod.render(CORPUS, entry.name, program=True), f"stale: {fix}"
+    assert len(text.splitlines()) < 100
+    imported = imported_modules(text)
+    assert "torch" in imported and imported - {"torch"} <= sys.stdlib_module_names, imported
+
+
+def test_render_writes_a_script_or_the_program(tmp_path: Path, capsys, monkeypatch) -> None:
+    """`symshrink corpus render NAME [-o OUT] [--program]`; an unknown entry is one line."""
+    args = ("corpus", "render", "sym_outer_floordiv", "--corpus", str(CORPUS))
+    code, out, err = cli(capsys, monkeypatch, *args)
+    assert code == 0 and is_standalone(out), err
+    target = tmp_path / "m.py"
+    code, out, err = cli(capsys, monkeypatch, *args, "--program", "-o", str(target))
+    assert code == 0 and out.strip() == str(target), err
+    assert target.read_text() == (CORPUS / "sym_outer_floordiv" / "program.py").read_text()
+    code, _, err = cli(capsys, monkeypatch, "corpus", "render", "nope", "--corpus", str(CORPUS))
+    assert code == 2 and "no such entry: nope" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
 def test_entry_is_complete_and_minimized_to_a_fixpoint(entry: corpus_mod.Entry) -> None:
     case = entry.case
-    model = parse_file(entry.minimal)
-    assert is_standalone(entry.minimal.read_text()) and case.standalone
+    model = parse_file(entry.repro)
+    assert case.standalone
     assert case.before is not None and case.minimize is not None
     assert case.after.free_symbols == len(model.hints) < case.before.free_symbols
     assert case.minimize.fixpoint and case.minimize.reverified

@@ -75,7 +75,8 @@ def test_add_list_replay(run: dict[str, Path], tmp_path: Path, capsys, monkeypat
         )  # fmt: skip
         assert code == 0, err
         entry = corpus / name
-        assert {p.name for p in entry.iterdir()} == {"minimal.py", "case.json", "origin.py"}
+        files = {p.name for p in entry.iterdir()}
+        assert files == {"repro.py", "program.py", "case.json", "origin.py"}
         assert (entry / "origin.py").read_text() == run["original"].read_text()
         case = json.loads((entry / "case.json").read_text())
         assert case["ratio"] == float(ratio) and case["format"] == 2
@@ -88,7 +89,7 @@ def test_add_list_replay(run: dict[str, Path], tmp_path: Path, capsys, monkeypat
         assert case["before"]["free_symbols"] == 3
         assert case["after"]["free_symbols"] == 2
         assert case["torch_version"] and case["sympy_version"] and case["torch_settings"] == {}
-        assert case["standalone"] is True
+        assert case["standalone"] is True and case["program"] == "program.py"
 
     code, out, err = cli(capsys, monkeypatch, "corpus", "list", "--corpus", str(corpus), "--json")
     assert code == 0, err
@@ -269,7 +270,7 @@ def test_sweep_records_the_fewest_slow_symbols(run: dict[str, Path], tmp_path: P
 
     corpus = tmp_path / "corpora"
     entry = corpus_mod.add(run["min"], "one", corpus=corpus, ratio=2.0)
-    width = knob_width(parse_file(entry / "minimal.py"))
+    width = knob_width(parse_file(entry / "repro.py"))
     assert width >= 2
     ok = {"compile_s": 1.0, "phases": {"codegen": 1.0}}
     # Not monotone on purpose: width 1 slow, width 2 fast, the rest slow; each member's
@@ -401,7 +402,7 @@ def test_links_and_the_sympy_reproducer(run: dict[str, Path], tmp_path: Path, ca
     case = json.loads((corpus / "x" / "case.json").read_text())
     record = case["sympy_repro"]
     assert record["file"] is None and out.startswith("x: none (")
-    assert "minimal.py: " in record["why"] and "origin.py: " in record["why"]  # both tried
+    assert "repro.py: " in record["why"] and "origin.py: " in record["why"]  # both tried
     assert not (corpus / "x" / "sympy_repro.py").exists()
     assert not machine_paths(case), machine_paths(case)
 
@@ -418,7 +419,7 @@ def test_links_and_the_sympy_reproducer(run: dict[str, Path], tmp_path: Path, ca
     monkeypatch.setattr(sr, "build", built(0.9, 2.5))
     ((name, kept),) = corpus_mod.sympy_repros(corpus, shrink=False)
     assert name == "x" and kept.file == "sympy_repro.py" and kept.why is None
-    assert kept.script == "minimal.py"  # the first script tried
+    assert kept.script == "repro.py"  # the first script tried
     assert (kept.share, kept.sympy_alone_s, kept.function) == (0.9, 2.5, "sympy.gcd")
     assert (corpus / "x" / "sympy_repro.py").read_text() == "print('seconds: 1.0')\n"
     for share, alone_s in ((0.3, 2.5), (0.9, 0.01)):  # spread over calls; too fast alone

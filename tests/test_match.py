@@ -62,10 +62,10 @@ def test_shapes_abstract_symbols_constants_and_width(text: str, strict: str, loo
 def test_what_the_graph_takes_is_part_of_the_shape() -> None:
     """sym_outer's minimal script views (k, S) with k = S//160: "FloorDiv of a sum next to
     the sum, in a view"; mod_pad's pads by PythonMod of the sum."""
-    sym_outer = features(parse_file(CORPUS / "sym_outer_floordiv" / "minimal.py"))
+    sym_outer = features(parse_file(CORPUS / "sym_outer_floordiv" / "repro.py"))
     assert "view:FloorDiv(Σ,c)+Σ(s)" in sym_outer.graph
     assert sym_outer.text == "FloorDiv(Σ(s),c) in arange, view"
-    mod_pad = features(parse_file(CORPUS / "mod_pad_pythonmod" / "minimal.py"))
+    mod_pad = features(parse_file(CORPUS / "mod_pad_pythonmod" / "repro.py"))
     assert "pad:PythonMod(Σ,c)" in mod_pad.graph and "PythonMod(Σ,c)" in mod_pad.exprs
 
 

@@ -29,8 +29,6 @@ from symshrink.widths import at_width, knob
 
 GOLDEN = Path(__file__).parent / "golden" / "program"
 CASES = ("floordiv_sum_n4", "aot_frames_outer_n4", "unbacked_scale")
-CORPUS = Path(__file__).parents[1] / "corpora"
-ENTRIES = sorted(p.name for p in CORPUS.iterdir() if (p / "case.json").is_file())
 
 
 def rendered(name: str) -> str:
@@ -55,13 +53,7 @@ def test_the_golden_files_show_what_they_are_for() -> None:
     assert " = None" not in plain.split("def inputs")[0]  # FX's release lines are gone
 
 
-@pytest.mark.parametrize("entry", ENTRIES)
-def test_every_corpus_program_is_under_100_lines(entry: str) -> None:
-    text = render_program(parse_file(CORPUS / entry / "minimal.py"), entry, "minimal.py")
-    assert len(text.splitlines()) < 100
-
-
-def _imports(text: str) -> set[str]:
+def imported_modules(text: str) -> set[str]:
     tree = ast.parse(text)
     names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     names |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
@@ -70,7 +62,7 @@ def _imports(text: str) -> set[str]:
 
 @pytest.mark.parametrize("name", CASES)
 def test_the_program_imports_only_torch_and_the_standard_library(name: str) -> None:
-    imported = _imports(rendered(name))
+    imported = imported_modules(rendered(name))
     assert "torch" in imported
     assert imported - {"torch"} <= sys.stdlib_module_names, imported
 

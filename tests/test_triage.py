@@ -149,7 +149,7 @@ def test_a_graph_not_slow_gives_way_to_the_next(tmp_path: Path) -> None:
 
 
 def test_the_api_raises_one_exception_for_bad_input(tmp_path: Path) -> None:
-    repro = CORPUS / "sym_outer_floordiv" / "minimal.py"
+    repro = CORPUS / "sym_outer_floordiv" / "repro.py"
     bad = [
         lambda: symshrink.triage(tmp_path / "missing.py", tmp_path / "out"),
         lambda: symshrink.triage(repro, tmp_path / "out", budget="soon"),
@@ -221,7 +221,7 @@ def test_a_repro_without_symbols_is_exit_1(tmp_path: Path) -> None:
     """Its static twin (every symbol pinned) has no free symbol: nothing to reduce, said
     before anything runs."""
     twin = tmp_path / "static.py"
-    twin.write_text(render(static_twin(parse_file(CORPUS / "modidx_outer_sums" / "minimal.py"))))
+    twin.write_text(render(static_twin(parse_file(CORPUS / "modidx_outer_sums" / "repro.py"))))
     done = _triage(tmp_path, str(twin))
     assert done.returncode == 1, done.stderr
     assert "no symbols" in done.stderr.strip().splitlines()[-1]
@@ -246,7 +246,7 @@ def test_a_budget_too_short_ends_with_the_result_so_far(tmp_path: Path) -> None:
     calibration and a few calls fit, the reduction does not; the report says so, and the
     entry it came from is the match."""
     repro = tmp_path / "modidx.py"
-    repro.write_text((CORPUS / "modidx_outer_sums" / "minimal.py").read_text())
+    repro.write_text((CORPUS / "modidx_outer_sums" / "repro.py").read_text())
     done = _triage(tmp_path, "--budget", "60s", "--no-progress", str(repro))
     assert done.returncode == 0, done.stderr
     out = tmp_path / "out"
