@@ -38,8 +38,8 @@ from symshrink import installed_version, runtime
 from symshrink.errors import ReproError
 from symshrink.expr import free_symbol_names, op_count, torch_str
 from symshrink.files import atomic_write, check_writable
-from symshrink.oracle.lifeline import watched
-from symshrink.oracle.procs import kill_group, signal_group
+from symshrink.oracle.lifeline import start
+from symshrink.oracle.procs import signal_group
 from symshrink.records import CAPTURE, CaptureFrame, CaptureGraph, CaptureRecord
 from symshrink.repro.parse import parse_file
 
@@ -419,26 +419,24 @@ class _Run:
         """Run the program to its end or to --timeout; its exit code (0 when stopped)."""
         interactive = sys.stdin is not None and sys.stdin.isatty()
         try:
-            proc = subprocess.Popen(
+            child = start(
                 argv,
                 env={**os.environ, **self.env},
-                # its own process group, so that all of it can be stopped; a background
-                # group reading the terminal would stop (SIGTTIN) instead of reading
+                # its own process group: a background group reading the terminal would
+                # stop (SIGTTIN) instead of reading
                 stdin=subprocess.DEVNULL if interactive else None,
-                start_new_session=True,
             )
         except OSError as e:  # a script without a #! line, say
             raise ReproError(f"cannot run it: {e.strerror}", argv[0]) from None
-        with watched(proc.pid), _forwarding_signals(proc.pid, self.signalled):
+        proc = child.proc
+        # closing the child kills its whole group: compile workers outlive a finished leader
+        with child, _forwarding_signals(child.pid, self.signalled):
             while proc.poll() is None:
                 self.poll(time.time())
                 self.stopped = self._overdue()
                 if self.stopped is not None:
-                    kill_group(proc.pid)
                     break
                 time.sleep(POLL_S)
-            proc.wait()
-            kill_group(proc.pid, settle_s=0.5)  # compile workers outlive a finished leader
         # what was flushed before the end; a stopped compile is timed to the stop
         self.poll(self.now if self.stopped else time.time())
         return 0 if self.stopped else proc.returncode

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
 import sys
 from dataclasses import asdict
 from enum import StrEnum
@@ -16,6 +17,7 @@ from typer.exceptions import TyperException
 from symshrink import MIN_TORCH, __version__, installed_version, summary, torch_too_old
 from symshrink.errors import ReproError
 from symshrink.graph import SymGraph
+from symshrink.oracle import lifeline
 from symshrink.oracle.calibrate import DEFAULT_RATIO
 from symshrink.oracle.compile_oracle import Judging
 from symshrink.repro.parse import parse_file
@@ -26,8 +28,8 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     help="Minimize PyTorch symbolic-shape repro scripts.",
-    epilog="Exit codes: 0 done, 2 bad input or option (one line on stderr), 130 interrupted; "
-    "a command's -h gives its others.",
+    epilog="Exit codes: 0 done, 2 bad input or option (one line on stderr), 130 / 143"
+    " interrupted by SIGINT / SIGTERM (no child left running); a command's -h gives its others.",
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},  # subcommands inherit them
@@ -867,11 +869,14 @@ def main() -> None:
     """Entry point: bad input is one line on stderr and exit code 2, never a traceback.
 
     Click's usage errors (a missing argument, an option value of the wrong type, an
-    unknown command) are one line too, naming the command and its --help.
+    unknown command) are one line too, naming the command and its --help. SIGINT and
+    SIGTERM kill every child in flight and exit 130 / 143 (`lifeline.interrupts`); a
+    command that keeps a result when interrupted (minimize, triage, capture) says so first.
     """
     logging.basicConfig(level=logging.WARNING, format="symshrink: warning: %(message)s")
     try:
-        code = app(standalone_mode=False)
+        with lifeline.interrupts():
+            code = app(standalone_mode=False)
     except ReproError as e:
         typer.echo(f"symshrink: error: {e}", err=True)
         sys.exit(2)
@@ -884,7 +889,9 @@ def main() -> None:
             message = " ".join(e.format_message().split())
             typer.echo(f"{command}: error: {message} (try '{command} --help')", err=True)
         sys.exit(2)
-    except typer.Abort:  # Ctrl-C outside a minimize run
-        typer.echo("symshrink: interrupted", err=True)
-        sys.exit(130)
+    except (lifeline.Interrupted, typer.Abort) as e:  # click wraps a KeyboardInterrupt
+        cause = e.__cause__ if isinstance(e, typer.Abort) else e
+        signum = cause.exit_code - 128 if isinstance(cause, lifeline.Interrupted) else 2
+        typer.echo(f"symshrink: interrupted by {signal.Signals(signum).name}", err=True)
+        sys.exit(128 + signum)
     sys.exit(code if isinstance(code, int) else 0)

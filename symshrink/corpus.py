@@ -40,7 +40,6 @@ import datetime
 import json
 import logging
 import re
-import subprocess
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
@@ -54,6 +53,7 @@ from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 from symshrink.oracle import Calibration
 from symshrink.oracle.calibrate import DEFAULT_RATIO
+from symshrink.oracle.lifeline import run_in_group
 from symshrink.oracle.profile import Clock
 from symshrink.oracle.runner import Runner
 from symshrink.oracle.signature import Signature
@@ -581,14 +581,16 @@ def replay_with(
     cmd += ["--ratio", str(ratio)] if ratio is not None else []
     total_s = (twin_runs + 1) * timeout_s * max(1, len(names)) + 120.0
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=total_s)
-    except (OSError, subprocess.TimeoutExpired) as e:
+        code, out, err = run_in_group(cmd, timeout_s=total_s)
+    except OSError as e:
         raise ReproError(f"--python {python}: {e}") from None
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise ReproError(f"--python {python}: exit {done.returncode}: {last}")
+    if code is None:
+        raise ReproError(f"--python {python}: still running after {total_s:g} s")
+    if code != 0:
+        last = (err.strip().splitlines() or ["no output"])[-1]
+        raise ReproError(f"--python {python}: exit {code}: {last}")
     try:
-        return json.loads(done.stdout)
+        return json.loads(out)
     except json.JSONDecodeError as e:
         raise ReproError(f"--python {python}: not a replay record: {e}") from None
 

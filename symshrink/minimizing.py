@@ -13,12 +13,9 @@ import logging
 import os
 import shlex
 import shutil
-import signal
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -42,6 +39,7 @@ from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.calibrate import DEFAULT_RATIO, CalibrationError
 from symshrink.oracle.compile_oracle import KILL_PREFIX
 from symshrink.oracle.custom import CommandRunner
+from symshrink.oracle.lifeline import Interrupted
 from symshrink.oracle.pool import POOL_PREFIX
 from symshrink.oracle.runner import JOB_PREFIX, Runner, child_env
 from symshrink.passes import GRAPH_PASSES, schedule
@@ -347,7 +345,7 @@ def minimize(opts: Options) -> Outcome:
         check_oracle_options(opts, work)
         atomic_write(work / JUDGED_BY, json.dumps(judged, indent=2) + "\n")
         atomic_write(out, render_output(original))  # a valid result exists from the start
-        with _interrupts():
+        with lifeline.interrupts():
             try:
                 return _run(opts, original, out, work)
             except Interrupted as e:
@@ -659,34 +657,3 @@ def _show(progress: Progress, stats: Stats, best: Repro) -> None:
         stats.accepted,
         Best(sizes.free_symbols, sizes.expr_ops, stats.best_ratio),
     )
-
-
-class Interrupted(KeyboardInterrupt):
-    """SIGINT or SIGTERM: the run stops with exit code 128 + the signal's number (130, 143),
-    what a shell reports for a process the signal killed."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.exit_code = 128 + signum
-
-
-@contextmanager
-def _interrupts() -> Iterator[None]:
-    """SIGINT and SIGTERM stop the run alike. Every candidate in flight is killed with its
-    group first, since the threads judging them would otherwise wait for them to end.
-    Outside the main thread (a caller of the Python API) signals stay the caller's."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum: int, frame: object) -> None:
-        lifeline.kill_all()
-        raise Interrupted(signum)
-
-    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for sig, old in previous.items():
-            signal.signal(sig, old)
-        lifeline.resume()

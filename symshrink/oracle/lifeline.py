@@ -1,14 +1,17 @@
-"""Process groups that must not outlive this process, even when it is SIGKILLed.
+"""Every child symshrink starts, started one way: `start`. None outlives this process.
 
-A candidate leads its own process group so that it can be killed whole; for the same reason
+A child leads its own process group so that it can be killed whole; for the same reason
 nothing kills it when we die, and a SIGKILLed `symshrink minimize` would leave its `--test`
 command (and all it started) or a compile running for minutes. So every group we start is
 listed with a watchdog: a small child that reads `+PGID` and `-PGID` lines from a pipe only
 this process holds, and SIGKILLs the groups still listed when the pipe closes, which the
 kernel does when we exit, however we exit. The same list serves an interrupt: `kill_all`
-stops every candidate in flight, so that no thread waits for its own to finish.
+stops every child in flight, so that no thread waits for its own to finish, and
+`interrupts` turns SIGINT and SIGTERM into `Interrupted` (exit code 130 / 143) after it.
 
-`main` is the watchdog.
+`start` is the only place that starts a program (a test greps `symshrink/` for any
+other); the warm worker's `fork` of a candidate (`worker.py`) is the one other way a
+process begins, and that candidate is listed here too. `main` is the watchdog.
 """
 
 from __future__ import annotations
@@ -21,13 +24,14 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO, Any
 
 from symshrink.oracle.procs import kill_group, python_env, signal_group
 
 log = logging.getLogger(__name__)
 
 _lock = threading.RLock()  # reentrant: kill_all runs in a signal handler, maybe inside watched
-_groups: set[int] = set()
+_groups: set[int] = set()  # in flight: what kill_all stops
 _watchdog: subprocess.Popen[bytes] | None = None
 _stopping = False
 
@@ -50,24 +54,100 @@ def _tell(line: str) -> None:
         log.warning("the process-group watchdog is gone: a SIGKILL now would leave groups running")
 
 
+def _list(pgid: int, in_flight: bool) -> None:
+    """List group `pgid` with the watchdog (and, `in_flight`, for `kill_all`); one listed
+    while `kill_all` holds dies at once."""
+    with _lock:
+        _tell(f"+{pgid}")
+        if in_flight:
+            _groups.add(pgid)
+            if _stopping:
+                signal_group(pgid, signal.SIGKILL)
+
+
+def _unlist(pgid: int) -> None:
+    with _lock:
+        _groups.discard(pgid)
+        _tell(f"-{pgid}")
+
+
 @contextlib.contextmanager
 def watched(pgid: int) -> Iterator[None]:
-    """Keep group `pgid` listed meanwhile; one started while `kill_all` holds dies at once."""
-    with _lock:
-        _groups.add(pgid)
-        _tell(f"+{pgid}")
-        if _stopping:
-            signal_group(pgid, signal.SIGKILL)
+    """Keep group `pgid`, in flight, listed meanwhile: for a process `start` did not start
+    (a candidate the warm worker forked)."""
+    _list(pgid, in_flight=True)
     try:
         yield
     finally:
-        with _lock:
-            _groups.discard(pgid)
-            _tell(f"-{pgid}")
+        _unlist(pgid)
+
+
+class Child:
+    """A child `start` started: `proc`, the leader of its own process group (`pid`), listed
+    until `close`, which leaves nothing of the group. A context manager closes it on leaving."""
+
+    def __init__(self, proc: subprocess.Popen[Any]) -> None:
+        self.proc = proc
+        self.pid = proc.pid
+
+    def close(self, settle_s: float = 0.5) -> bool:
+        """SIGKILL what is left of the group, reap the leader; True if nothing survived.
+
+        A leader still running is killed first and reaped with its real status (the
+        group's reaping would take it otherwise, and Popen would read 0)."""
+        try:
+            if self.proc.returncode is None and self.proc.poll() is None:
+                signal_group(self.pid, signal.SIGKILL)
+                self.proc.wait()
+            return kill_group(self.pid, settle_s=settle_s)
+        finally:
+            _unlist(self.pid)
+
+    def __enter__(self) -> Child:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def start(
+    argv: list[str],
+    *,
+    cwd: str | Path | None = None,
+    env: dict[str, str] | None = None,
+    stdin: int | IO[Any] | None = None,
+    stdout: int | IO[Any] | None = None,
+    stderr: int | IO[Any] | None = None,
+    text: bool = False,
+    in_flight: bool = True,
+) -> Child:
+    """Start `argv` the one way symshrink starts a child: the leader of a new process group
+    (all it starts dies with it), listed with the watchdog (a SIGKILLed symshrink takes it
+    along) until the returned `Child` is closed. `in_flight`: `kill_all` stops it too (a
+    warm worker is not: it serves the candidates in flight, and its pool closes it).
+
+    A program that cannot be started raises OSError, as Popen does."""
+    proc = subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdin=stdin,
+        stdout=stdout,
+        stderr=stderr,
+        text=text,
+        start_new_session=True,
+    )
+    try:
+        _list(proc.pid, in_flight)
+    except BaseException:  # interrupted before it was listed: it must not run on unlisted
+        signal_group(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+    return Child(proc)
 
 
 def kill_all() -> None:
-    """SIGKILL every listed group now, and each one started until `resume` (an interrupt:
+    """SIGKILL every group in flight now, and each one started until `resume` (an interrupt:
     threads still unwinding must not start new candidates). Their supervisors reap them."""
     global _stopping
     with _lock:
@@ -88,38 +168,58 @@ def resume() -> None:
         _stopping = False
 
 
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM: the command stops with exit code 128 + the signal's number (130,
+    143), what a shell reports for a process the signal killed."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.exit_code = 128 + signum
+
+
+@contextlib.contextmanager
+def interrupts() -> Iterator[None]:
+    """SIGINT and SIGTERM raise `Interrupted` alike, once every child in flight was killed
+    with its group (the threads waiting for them would otherwise wait for them to end).
+    Outside the main thread (a caller of the Python API) signals stay the caller's."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: object) -> None:
+        kill_all()
+        raise Interrupted(signum)
+
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+        resume()
+
+
 def run_in_group(
     argv: list[str],
     *,
     timeout_s: float | None,
     cwd: str | Path | None = None,
-    env: dict | None = None,
+    env: dict[str, str] | None = None,
 ) -> tuple[int | None, str, str]:
-    """Run `argv` as the leader of a new, watched process group; (exit code, stdout, stderr).
+    """Run `argv` to its end (`start`ed); (exit code, stdout, stderr).
 
     The whole group is SIGKILLed at `timeout_s` (None: never; exit code None) and again
     when the leader is done, so nothing it started (compile workers) outlives the call.
     """
-    proc = subprocess.Popen(
-        argv,
-        cwd=cwd,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    with watched(proc.pid):
+    pipe = subprocess.PIPE
+    with start(argv, cwd=cwd, env=env, stdout=pipe, stderr=pipe, text=True) as child:
         try:
-            out, err = proc.communicate(timeout=timeout_s)
+            out, err = child.proc.communicate(timeout=timeout_s)
         except subprocess.TimeoutExpired:
-            kill_group(proc.pid)
-            proc.communicate()
+            child.close()
+            child.proc.communicate()
             return None, "", ""
-        finally:
-            with contextlib.suppress(Exception):
-                kill_group(proc.pid, settle_s=0.5)
-    return proc.returncode, out, err
+    return child.proc.returncode, out, err
 
 
 def main() -> None:

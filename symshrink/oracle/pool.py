@@ -22,7 +22,7 @@ import weakref
 from pathlib import Path
 from typing import IO, Any
 
-from symshrink.oracle.lifeline import watched
+from symshrink.oracle.lifeline import start, watched
 from symshrink.oracle.procs import kill_group
 from symshrink.oracle.runner import Exit, Job, Limits, Run, child_env, collect
 
@@ -57,15 +57,16 @@ class _Worker:
     def __init__(self, preload: tuple[str, ...], env: dict[str, str], log_path: Path) -> None:
         self.log_path = log_path
         self._log: IO[bytes] = open(log_path, "ab")  # noqa: SIM115 - lives as long as the worker
-        self.proc = subprocess.Popen(
+        self.child = start(
             [sys.executable, "-m", "symshrink.oracle.worker", json.dumps(list(preload))],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._log,
             env=env,
             text=True,
-            bufsize=1,
+            in_flight=False,  # it serves the candidates in flight; `close` ends it
         )
+        self.proc = self.child.proc
         self.info: dict[str, Any] | None = None
         self.candidate: int | None = None  # pid (= pgid) of the candidate being run
 
@@ -127,11 +128,9 @@ class _Worker:
                 self.proc.wait(timeout=1.0)
             except subprocess.TimeoutExpired:
                 self.proc.terminate()
-                try:
+                with contextlib.suppress(subprocess.TimeoutExpired):  # then close's SIGKILL
                     self.proc.wait(timeout=5.0)
-                except subprocess.TimeoutExpired:
-                    self.proc.kill()
-                    self.proc.wait()
+        self.child.close()
         self._log.close()
 
 

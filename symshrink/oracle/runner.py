@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from symshrink.oracle.lifeline import watched
+from symshrink.oracle.lifeline import start
 from symshrink.oracle.procs import kill_group, python_env, read_stat, signal_group
 from symshrink.oracle.profile import Clock, Profile
 
@@ -367,18 +367,17 @@ def run_leader(
     supervised to its limits; its output goes to the job's files (stderr into stdout's)."""
     with open(job.stdout_path, "wb") as out, open(job.stderr_path, "wb") as err:
         started = time.monotonic()
-        proc = subprocess.Popen(
+        child = start(
             cmd,
             cwd=job.dir,
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=subprocess.STDOUT if merge_stderr else err,
-            start_new_session=True,
         )
-    with watched(proc.pid):
-        exit_ = supervise(proc.pid, limits, started)
-    proc.returncode = exit_.returncode  # reaped by supervise; keep Popen from waiting
+    with child:
+        exit_ = supervise(child.pid, limits, started)
+        child.proc.returncode = exit_.returncode  # reaped by supervise; keep Popen from waiting
     return collect(job, exit_)
 
 
