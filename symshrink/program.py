@@ -223,7 +223,7 @@ class _Program:
         if self._used_rebuilt():
             parts.append(self._derived())
         check = _N_CHECK if self.widest is not None else _N_CHECK_CUT
-        parts += [self._inputs(), _HARNESS.replace(f"if {_N_CHECK} or", f"if {check} or")]
+        parts += [self._inputs(), _HARNESS.replace(_N_CHECK, check)]
         return "\n\n".join(p.strip("\n") for p in parts) + "\n"
 
     def _header(self, name: str, source: str | None) -> str:
@@ -337,7 +337,7 @@ class _Program:
             "    live = set(sizes) - set(WIDEST[n:]) if dynamic else set()  # the rest pinned",
             "    def zeros(shape, dtype=torch.float32):",
             "        t = torch.zeros([sizes.get(d, d) for d in shape], dtype=dtype)",
-            "        [torch._dynamo.mark_dynamic(t, i) for i, d in enumerate(shape) if d in live]",
+            "        torch._dynamo.mark_dynamic(t, [i for i, d in enumerate(shape) if d in live])",
             "        return t",
         ]
         values = []
@@ -489,7 +489,7 @@ def main():
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--instructions", action="store_true", help="count compile instructions")
     a = p.parse_args()
-    if a.n < 1 or a.instructions and torch._C._instruction_counter.start() == -1:  # perf_event_open
+    if a.n < 1 or (a.instructions and torch._C._instruction_counter.start() == -1):  # perf_event_open
         p.error(f"--n {a.n}: out of range" if a.n < 1 else "no hardware instruction counters here")
     if a.mode:
         return print(json.dumps(compile_once(a.mode, a.n, a.backend, a.instructions)))

@@ -29,6 +29,7 @@ from symshrink.widths import at_width, knob
 
 GOLDEN = Path(__file__).parent / "golden" / "program"
 CASES = ("floordiv_sum_n4", "aot_frames_outer_n4", "unbacked_scale")
+CORPUS = Path(__file__).parents[1] / "corpora"
 
 
 def rendered(name: str) -> str:
@@ -51,6 +52,26 @@ def test_the_golden_files_show_what_they_are_for() -> None:
     assert "ITEMS = {'u0': 7}" in unbacked
     assert "+ sum([t.size(0) for t in more])" in plain and "def derived(" not in plain
     assert " = None" not in plain.split("def inputs")[0]  # FX's release lines are gone
+
+
+@pytest.mark.parametrize("entry", ["pad_outer_view", "sym_outer_floordiv"])
+def test_the_program_refuses_a_width_it_does_not_have(entry: str) -> None:
+    """A program with no widest sum to widen can only cut: --n past its symbols is out of
+    range, and the error says that, not something about instruction counters."""
+    text = render_program(parse_file(CORPUS / entry / "repro.py"), entry, "repro.py")
+    (check,) = [line for line in text.splitlines() if "out of range" in line]
+    cut = "not 1 <= a.n <= len(WIDEST)"
+    assert (cut in text) == (entry == "pad_outer_view")
+    assert f'" if {cut if cut in text else "a.n < 1"} else "' in check
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_program_has_no_statement_for_its_side_effect_only(name: str) -> None:
+    """No list built only to be thrown away (`[f(x) for x in xs]` as a statement)."""
+    tree = ast.parse(rendered(name))
+    assert not [
+        n for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.ListComp)
+    ]
 
 
 def imported_modules(text: str) -> set[str]:

@@ -24,7 +24,7 @@ def inputs(n, dynamic):  # graph's arguments at width n, live symbols' dims dyna
     live = set(sizes) - set(WIDEST[n:]) if dynamic else set()  # the rest pinned
     def zeros(shape, dtype=torch.float32):
         t = torch.zeros([sizes.get(d, d) for d in shape], dtype=dtype)
-        [torch._dynamo.mark_dynamic(t, i) for i, d in enumerate(shape) if d in live]
+        torch._dynamo.mark_dynamic(t, [i for i, d in enumerate(shape) if d in live])
         return t
     return [[zeros([s], torch.int8) for s in SIZES], [zeros([m], torch.int8) for m in more]]
 
@@ -49,7 +49,7 @@ def main():
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--instructions", action="store_true", help="count compile instructions")
     a = p.parse_args()
-    if a.n < 1 or a.instructions and torch._C._instruction_counter.start() == -1:  # perf_event_open
+    if a.n < 1 or (a.instructions and torch._C._instruction_counter.start() == -1):  # perf_event_open
         p.error(f"--n {a.n}: out of range" if a.n < 1 else "no hardware instruction counters here")
     if a.mode:
         return print(json.dumps(compile_once(a.mode, a.n, a.backend, a.instructions)))
