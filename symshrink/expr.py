@@ -1024,14 +1024,15 @@ class _Builder:
         if isinstance(node.op, ast.BitAnd | ast.BitOr):
             name = "And" if isinstance(node.op, ast.BitAnd) else "Or"
             return BUILD_OPS[name](self.bool_arg(node.left), self.bool_arg(node.right))
-        name = _BINOPS.get(type(node.op))
-        if name is None:
+        op = _BINOPS.get(type(node.op))
+        if op is None:
             raise self.fail(f"unsupported operator {type(node.op).__name__}")
-        return BUILD_OPS[name](self.int_arg(node.left), self.int_arg(node.right))
+        return BUILD_OPS[op](self.int_arg(node.left), self.int_arg(node.right))
 
-    def sum(self, node: ast.BinOp) -> sympy.Basic:
+    def sum(self, chain: ast.BinOp) -> sympy.Basic:
         # One sympy.Add for the whole chain `a + b - c + ...`: linear, not quadratic.
         terms: list[sympy.Basic] = []
+        node: ast.expr = chain
         while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
             term = self.int_arg(node.right)
             terms.append(-term if isinstance(node.op, ast.Sub) else term)
@@ -1039,11 +1040,12 @@ class _Builder:
         terms.append(self.int_arg(node))
         return sympy.Add(*reversed(terms))
 
-    def product(self, node: ast.BinOp) -> sympy.Basic:
+    def product(self, chain: ast.BinOp) -> sympy.Basic:
         # sympy prints Mul(-2, s0 + s1, x) as `-2*(s0 + s1)*x`; Python reads that as
         # ((-2)*(s0 + s1))*x, and the 2-factor Mul would distribute. So one sympy.Mul for
         # the whole chain, with a leading `-` taken as a factor -1.
         factors: list[ast.expr] = []
+        node: ast.expr = chain
         while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
             factors.append(node.right)
             node = node.left

@@ -61,8 +61,8 @@ class SymGraph:
             exprs = list(x.exprs())
             g.add_node(input_node(i), kind=_kind(x), name=x.name, label=_label(x))
             for e in exprs:
-                for s in free_symbol_names(e):
-                    g.add_edge(s, input_node(i))
+                for sym in free_symbol_names(e):
+                    g.add_edge(sym, input_node(i))
             if isinstance(x, TensorInput):
                 g.add_edge(storage_node(x.storage), input_node(i))
         for s in self.repro.storages:
@@ -226,13 +226,13 @@ def _kind(x: object) -> str:
     return "other"
 
 
-def _label(x: object) -> str:
+def _label(x: Input) -> str:
     if isinstance(x, TensorInput):
         return f"{x.name}: ({', '.join(torch_str(e) for e in x.shape)})"
     if isinstance(x, SymIntInput):
         expr = torch_str(x.expr) if x.expr is not None else "?"
         return f"{x.name} = {expr}"
-    return f"{x.name} ({x.kind})"  # type: ignore[attr-defined]
+    return f"{x.name} ({x.kind})"
 
 
 def _storage_label(s: Storage) -> str:

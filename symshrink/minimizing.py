@@ -386,12 +386,12 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
             max_calls=opts.max_calls,
         )
         reducer.on_call = partial(_show, progress)
-        stage = graph_first(oracle) if opts.graph_first else None
-        first: Reducer | None = None
+        headroom = graph_first(oracle) if opts.graph_first else None
+        graph_stage: Reducer | None = None
         raised: float | None = None  # by how much the graph stage raised the limits
-        if stage is not None:  # the same reducer (journal, history, budget, one stats)
-            keeper, raised = stage
-            first = replace(
+        if headroom is not None:  # the same reducer (journal, history, budget, one stats)
+            keeper, raised = headroom
+            graph_stage = replace(
                 reducer,
                 test=lambda repro: keeper(render(repro)),
                 passes=schedule(GRAPH_PASSES),
@@ -402,8 +402,8 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
         def reduce(start: Repro) -> Repro:
             """The graph passes keeping the headroom (once, from the original), then every
             pass at R."""
-            nonlocal interrupted, first
-            stages, first = [r for r in (first, reducer) if r is not None], None
+            nonlocal interrupted, graph_stage
+            stages, graph_stage = [r for r in (graph_stage, reducer) if r is not None], None
             for stage in stages:
                 if opts.max_time is not None:  # counted from the start: calibration included
                     stage.max_time = max(0.0, opts.max_time - (time.monotonic() - started))

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from symshrink import search
 from symshrink.journal import Journal
@@ -67,7 +68,7 @@ class Reducer:
     """
 
     test: Test
-    passes: list[Pass] = field(default_factory=schedule)
+    passes: list[Pass[Any]] = field(default_factory=schedule)
     journal: Journal = field(default_factory=Journal)
     on_improve: Callable[[Repro], None] | None = None
     on_call: Callable[[Stats, Repro], None] | None = None
@@ -122,13 +123,13 @@ class Reducer:
             current = self._exhaust(p, current, self.strategy)
         return current
 
-    def _exhaust(self, p: Pass, current: Repro, strategy: str) -> Repro:
+    def _exhaust(self, p: Pass[Any], current: Repro, strategy: str) -> Repro:
         """`p` run again and again on what it made, until it makes no progress."""
         while (improved := self._run_pass(p, current, strategy)) is not None:
             current = improved
         return current
 
-    def _run_pass(self, p: Pass, current: Repro, strategy: str) -> Repro | None:
+    def _run_pass(self, p: Pass[Any], current: Repro, strategy: str) -> Repro | None:
         edits = p.edits(current)
         if not edits:
             return None
@@ -227,7 +228,8 @@ class Reducer:
             else:
                 self._check_budget()
                 self.stats.oracle_calls += 1
-                self._asked[key] = mine = Future()
+                mine: Future[Verdict] = Future()
+                self._asked[key] = mine
         if cached is not None:
             return cached
         if asked is not None:  # judged, or being judged, for another search's candidate
@@ -243,6 +245,7 @@ class Reducer:
 
     def _accept(self, model: Repro, verdict: Verdict) -> None:
         """A verdict the search used: a new best model if interesting and smaller; progress."""
+        assert self.best is not None, "a verdict is used only inside run()"
         if verdict.interesting and size(model) < size(self.best):
             self.best = model
             self.stats.accepted += 1

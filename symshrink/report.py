@@ -17,6 +17,7 @@ twin, not as one number.
 from __future__ import annotations
 
 import logging
+import math
 import platform
 import re
 import shlex
@@ -114,14 +115,14 @@ def plot_widths(
     ax = fig.subplots()
     xs = [p.free_symbols for p in ok]
     ax.plot(xs, [(p.phases or {}).get(phase, 0.0) for p in ok], "o-", label=f"{phase} (slow phase)")
-    ax.plot(xs, [p.entry_s for p in ok], "s--", label="compile, CPU s")
+    ax.plot(xs, [_or_nan(p.entry_s) for p in ok], "s--", label="compile, CPU s")
     twins = [(p.free_symbols, ratio * p.twin_s) for p in ok if p.twin_s is not None]
     if twins:
         ax.plot(*zip(*twins, strict=True), ":", color="grey", label=f"{ratio:g}x its static twin")
     if killed:
         ax.plot(
             [p.free_symbols for p in killed],
-            [p.entry_s for p in killed],
+            [_or_nan(p.entry_s) for p in killed],
             "rx",
             markersize=10,
             label="killed at the timeout",
@@ -139,6 +140,11 @@ def plot_widths(
 
 
 # ---------------------------------------------------------------------------- markdown
+
+
+def _or_nan(seconds: float | None) -> float:
+    """A point's seconds for the plot, which leaves out what was not measured (NaN)."""
+    return math.nan if seconds is None else seconds
 
 
 def render_report(
@@ -174,8 +180,8 @@ def _slow_phase(run: MinimizeRun, points: Sequence[WidthPoint]) -> str | None:
     ok = [(p.entry_s or 0.0, p.phases) for p in points if p.status == "ok" and p.phases]
     if not ok:
         return None
-    _, phases = max(ok, key=lambda seconds_phases: seconds_phases[0])
-    return max(phases, key=phases.__getitem__)
+    _, seconds = max(ok, key=lambda seconds_phases: seconds_phases[0])
+    return max(seconds, key=seconds.__getitem__)
 
 
 def _hot_spots(run: MinimizeRun) -> tuple[tuple[str, float], ...]:

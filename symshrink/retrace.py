@@ -270,7 +270,7 @@ class _Retrace:
             if not hasattr(module, attr):
                 raise ReproError(f"the script defines no {attr}", self.path)
         if devices.target is not None:
-            module.device = devices  # graph code and load_args call `device(...)`
+            vars(module)["device"] = devices  # graph code and load_args call `device(...)`
         return module
 
     def inner(self, module: ModuleType) -> Any:
@@ -390,7 +390,12 @@ def _concrete_reader(devices: runtime.Devices) -> Any:
             return super().storage(storage_hash, nbytes, device=dev, **kw)
 
         def generator(self, device_type: str, device_index: int | None) -> Any:
-            gen = torch.Generator(device=devices(torch.device(device_type, device_index)))
+            captured = (
+                torch.device(device_type)
+                if device_index is None
+                else torch.device(device_type, device_index)
+            )
+            gen = torch.Generator(device=devices(captured))
             self.args.append(gen)
             return gen
 

@@ -299,6 +299,7 @@ def _fake_tensor(t: TensorSpec, value: Callable[[str], Any], device: Devices) ->
     offset = value(t.offset) if t.offset is not None else 0
     if isinstance(offset, int) and offset == 0:
         return torch.empty_strided(shape, stride, dtype=dtype, device=dev)
+    assert t.nbytes is not None, "an offset comes with its storage's bytes"
     base = torch.empty((value(t.nbytes) // dtype.itemsize,), dtype=dtype, device=dev)
     return torch.as_strided(base, shape, stride, offset)
 
@@ -462,7 +463,7 @@ def isolated(native: bool, settings: Sequence[tuple[Any, str, Any]] = ()) -> Ite
     import torch._dynamo.config as dynamo_config
     import torch._inductor.config as inductor_config
 
-    defaults = [
+    defaults: list[tuple[Any, str, Any]] = [
         (inductor_config, "force_disable_caches", True),
         (inductor_config, "compile_threads", 1),  # no compile worker processes
         (dynamo_config, "repro_after", None),  # never dump a repro of the repro

@@ -153,8 +153,9 @@ def _other_code(x: OtherInput) -> str:
     """const / unsupported / opaque inputs are None (as torch's InputReader makes them)."""
     if x.kind != "generator":
         return "None"
-    call = parse_module(x.source.splitlines()[0]).body[0].value  # reader.generator(type, index)
-    device_args = ", ".join(ast.unparse(a) for a in call.args)  # type: ignore[attr-defined]
+    stmt = parse_module(x.source.splitlines()[0]).body[0]  # reader.generator(type, index)
+    assert isinstance(stmt, ast.Expr | ast.Assign) and isinstance(stmt.value, ast.Call)
+    device_args = ", ".join(ast.unparse(a) for a in stmt.value.args)
     return f"torch.Generator(device=device({device_args}))"
 
 

@@ -59,11 +59,11 @@ class Speculation(Generic[T]):
     `on_result(kept, answer)` and `on_answer`: see `speculate`.
     """
 
-    test: Callable[[Kept], bool]
+    test: Callable[[Kept[T]], bool]
     jobs: int
     strategy: str = AUTO
-    on_answer: Callable[[Kept, bool], None] | None = None
-    on_result: Callable[[Kept, bool], None] | None = None
+    on_answer: Callable[[Kept[T], bool], None] | None = None
+    on_result: Callable[[Kept[T], bool], None] | None = None
     history: list[bool] = field(default_factory=list)
     calls: int = 0
     used: int = 0
@@ -73,7 +73,7 @@ class Speculation(Generic[T]):
             raise ValueError(f"jobs must be at least 1, got {self.jobs}")
         self._minimizer = strategy_named(self.strategy)[1]
         self._answers: dict[frozenset[T], bool] = {}
-        self._running: dict[frozenset[T], tuple[Kept, Future[bool]]] = {}
+        self._running: dict[frozenset[T], tuple[Kept[T], Future[bool]]] = {}
         self._consumed: set[frozenset[T]] = set()
 
     def guess(self) -> bool:
@@ -82,12 +82,12 @@ class Speculation(Generic[T]):
         recent = self.history[-GUESS_WINDOW:]
         return 2 * sum(recent) > len(recent)
 
-    def _replay(self, items: Kept) -> tuple[Kept, bool]:
+    def _replay(self, items: Kept[T]) -> tuple[Kept[T], bool]:
         """The minimizer run on known answers and guesses; raises `_Unknown` where it needs
         a new test. Also whether it guessed (its result is then not yet the answer)."""
         guessed = False
 
-        def answer(kept: Kept) -> bool:
+        def answer(kept: Kept[T]) -> bool:
             nonlocal guessed
             key = frozenset(kept)
             known = self._answers.get(key)
@@ -106,7 +106,7 @@ class Speculation(Generic[T]):
 
         return self._minimizer(items, answer), guessed
 
-    def run(self, items: Iterable[T]) -> Kept:
+    def run(self, items: Iterable[T]) -> Kept[T]:
         """The sequential minimizer's result, with up to `jobs` tests running at once."""
         frozen = tuple(items)
         with ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="speculate") as pool:
@@ -116,7 +116,7 @@ class Speculation(Generic[T]):
         log.debug("%d calls, %d used", self.calls, self.used)
         return result
 
-    def _drive(self, items: Kept, pool: ThreadPoolExecutor) -> Kept:
+    def _drive(self, items: Kept[T], pool: ThreadPoolExecutor) -> Kept[T]:
         while True:
             try:
                 result, guessed = self._replay(items)
@@ -146,14 +146,14 @@ class Speculation(Generic[T]):
 
 def speculate(
     items: Iterable[T],
-    test: Callable[[Kept], bool],
+    test: Callable[[Kept[T]], bool],
     jobs: int,
     *,
     strategy: str = AUTO,
-    on_answer: Callable[[Kept, bool], None] | None = None,
-    on_result: Callable[[Kept, bool], None] | None = None,
+    on_answer: Callable[[Kept[T], bool], None] | None = None,
+    on_result: Callable[[Kept[T], bool], None] | None = None,
     history: list[bool] | None = None,
-) -> Kept:
+) -> Kept[T]:
     """`search.minimize(items, test, strategy)` with up to `jobs` calls of `test` at once
     (from worker threads: `test` must be thread-safe).
 

@@ -232,6 +232,6 @@ def calibrate(
         clock,
         "stopped at the kill point" if stopped else "finished",
         "/".join(phases) or "?",
-        cal.signature(top=top).names if sig else "(guard off)",
+        sig.names if sig else "(guard off)",
     )
     return cal

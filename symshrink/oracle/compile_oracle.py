@@ -241,8 +241,9 @@ class CompileOracle(BaseOracle):
         baseline_measures: tuple[float, ...] = ()
         twin: ControlTime | None = None
         if threshold_s is None:
-            runs = max(k, CALIBRATION_TWIN_RUNS)
-            measured, _ = self._measure_control(source, baseline, runs=runs, fresh=True)
+            measured, _ = self._measure_control(
+                source, baseline, runs=max(k, CALIBRATION_TWIN_RUNS), fresh=True
+            )
             twin = measured
             if measured.error is not None:
                 raise CalibrationError(f"its {baseline} control fails: {measured.error}")

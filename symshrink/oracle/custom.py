@@ -14,7 +14,7 @@ from pathlib import Path
 
 from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.runner import Job, Limits, Run, Runner, Workload, run_leader
-from symshrink.verdict import Verdict
+from symshrink.verdict import Status, Verdict
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +96,7 @@ class CommandOracle(BaseOracle):
                 "error", False, exit_.wall_s, exit_.cpu_s, detail=f"timeout after {self.timeout_s}s"
             )
         ok = exit_.returncode == 0
-        status = "slow" if ok else "fast"
+        status: Status = "slow" if ok else "fast"
         return Verdict(status, ok, exit_.wall_s, exit_.cpu_s, detail=f"exit {exit_.returncode}")
 
     def close(self) -> None:

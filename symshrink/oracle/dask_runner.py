@@ -34,12 +34,11 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import symshrink
 from symshrink.errors import ReproError
 from symshrink.oracle import lifeline
-from symshrink.oracle.pool import WarmPool
 from symshrink.oracle.procs import kill_group, read_stat
 from symshrink.oracle.runner import ColdRunner, Job, Limits, Run, Runner
 
@@ -133,7 +132,12 @@ class WorkerPool:
     def __init__(self) -> None:
         from distributed import get_worker
 
-        self._pool: WarmPool = get_worker().plugins[PLUGIN].pool
+        from symshrink.oracle.dask_plugin import WarmPoolPlugin
+
+        pool = cast(WarmPoolPlugin, get_worker().plugins[PLUGIN]).pool
+        if pool is None:
+            raise RuntimeError("this worker's warm pool plugin was not set up")
+        self._pool = pool
         self.slots = self._pool.slots
 
     def run(self, job: Job, limits: Limits) -> Run:

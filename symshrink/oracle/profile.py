@@ -9,7 +9,7 @@ time (`seconds`) lets a candidate be set against its twin, measured on the other
 from __future__ import annotations
 
 import logging
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -17,17 +17,24 @@ from typing import Any, Literal
 log = logging.getLogger(__name__)
 
 Clock = Literal["cpu", "wall"]
+Sample = tuple[float, float, str | None]
+"""(CPU s, wall s, spot or None)."""
+
+
+def _at(sample: Sample, clock: Clock) -> float:
+    """When `sample` was taken, in seconds on `clock`."""
+    return sample[0] if clock == "cpu" else sample[1]
 
 
 @dataclass(frozen=True)
 class Profile:
-    """Samples as (CPU s, wall s, spot or None), in order, and the last phase seen.
+    """Samples (`Sample`) in order, and the last phase seen.
 
     `phases` holds each sample's phase (empty when unknown: an old record), so a candidate
     stopped in some phase can be compared with what the original did in the same phases.
     """
 
-    samples: tuple[tuple[float, float, str | None], ...]
+    samples: tuple[Sample, ...]
     last_phase: str | None
     phases: tuple[str | None, ...] = ()
 
@@ -35,7 +42,7 @@ class Profile:
     def parse(cls, text: str) -> Profile:
         """Read the sampler's line format; a line cut short by a kill is skipped."""
         names: dict[int, str] = {}
-        samples: list[tuple[float, float, str | None]] = []
+        samples: list[Sample] = []
         phases: list[str | None] = []
         phase: str | None = None
         for line in text.splitlines():
@@ -66,15 +73,15 @@ class Profile:
     ) -> dict[str, int]:
         """Samples per spot, of those taken before `until` seconds on `clock` (None: all)
         and, with `phases` (and phases recorded), in one of those phases."""
-        at = 0 if clock == "cpu" else 1
-        known = phases is not None and len(self.phases) == len(self.samples)
+        known = len(self.phases) == len(self.samples)
+        wanted = phases if known else None
         return dict(
             Counter(
                 s[2]
                 for i, s in enumerate(self.samples)
                 if s[2] is not None
-                and (until is None or s[at] <= until)
-                and (not known or self.phases[i] in phases)  # type: ignore[operator]
+                and (until is None or _at(s, clock) <= until)
+                and (wanted is None or self.phases[i] in wanted)
             )
         )
 
@@ -83,7 +90,7 @@ class Profile:
         it. Sample counts are per tick of wall time, so two runs made under different loads
         (a candidate and its twin on two cores) can only be set against each other in
         seconds. The first sample stands for nothing: what came before it is start-up."""
-        seconds: Counter[str] = Counter()
+        seconds: dict[str, float] = defaultdict(float)
         before = self.samples[0][0] if self.samples else 0.0
         for cpu, _, spot in self.samples:
             if spot is not None:
@@ -97,8 +104,7 @@ class Profile:
 
     def cut(self, until: float, clock: Clock = "cpu") -> Profile:
         """The samples taken up to `until` seconds on `clock`: a run seen as if stopped there."""
-        at = 0 if clock == "cpu" else 1
-        keep = [i for i, s in enumerate(self.samples) if s[at] <= until]
+        keep = [i for i, s in enumerate(self.samples) if _at(s, clock) <= until]
         phases = tuple(self.phases[i] for i in keep) if self.phases else ()
         return Profile(tuple(self.samples[i] for i in keep), self.last_phase, phases)
 

@@ -147,7 +147,9 @@ class Job:
     stderr_path: Path
 
     @classmethod
-    def create(cls, root: Path, source: str, workload: Workload, name: str = "candidate.py") -> Job:
+    def create(
+        cls, root: Path | None, source: str, workload: Workload, name: str = "candidate.py"
+    ) -> Job:
         d = Path(tempfile.mkdtemp(prefix=JOB_PREFIX, dir=root))
         job = cls(
             dir=d,

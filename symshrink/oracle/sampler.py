@@ -70,7 +70,9 @@ class StackSampler:
         self._phase: str | None = None
         self._pending: list[str] = []
         self._codes: dict[CodeType, tuple[str, int, str | None]] = {}
-        self._main = threading.main_thread().ident
+        main = threading.main_thread().ident
+        assert main is not None, "the main thread has started"
+        self._main = main
         self._start = time.monotonic()
         self._stop = threading.Event()
         self._lock = threading.Lock()

@@ -15,7 +15,7 @@ candidate at the edge, does not count against it.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -49,7 +49,7 @@ class Signature:
 
     @classmethod
     def from_counts(
-        cls, counts: dict[str, float], phases: tuple[str, ...] = (), top: int = 5
+        cls, counts: Mapping[str, float], phases: tuple[str, ...] = (), top: int = 5
     ) -> Signature:
         """The `top` spots of `counts` (samples per spot) with their shares."""
         total = sum(counts.values())
@@ -75,11 +75,12 @@ def phase_like(times: dict[str, float], original: tuple[str, ...]) -> str | None
     return next((p for p in majors if p in original), majors[0] if majors else None)
 
 
-def merge_counts(runs: Iterable[dict[str, float]]) -> dict[str, float]:
+def merge_counts(runs: Iterable[Mapping[str, float]]) -> dict[str, float]:
     """Sum counts (or seconds) per name over several runs."""
-    total: Counter[str] = Counter()
+    total: dict[str, float] = defaultdict(float)
     for counts in runs:
-        total.update(counts)
+        for name, count in counts.items():
+            total[name] += count
     return dict(total)
 
 

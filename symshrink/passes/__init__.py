@@ -15,13 +15,12 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from symshrink.passes.common import normalize
 from symshrink.repro.model import Repro
 
-Edit = Hashable
-EditsFn = Callable[[Repro], list[Edit]]
-RewriteFn = Callable[[Repro, Sequence[Edit]], Repro | None]
+Edit = TypeVar("Edit", bound=Hashable)
 
 SCHEDULE: tuple[str, ...] = (
     "pin-symbols",
@@ -53,7 +52,7 @@ measured against and killed at a multiple of."""
 
 
 @dataclass(frozen=True)
-class Pass:
+class Pass(Generic[Edit]):
     """`edits(m)` proposes; `apply(m, subset)` makes a smaller model, or None if invalid.
 
     `rewrite(m, subset)` makes the edits (None if they conflict); `apply` normalizes what
@@ -63,8 +62,8 @@ class Pass:
     """
 
     name: str
-    edits: EditsFn
-    rewrite: RewriteFn
+    edits: Callable[[Repro], list[Edit]]
+    rewrite: Callable[[Repro, Sequence[Edit]], Repro | None]
     reopens: bool = True
 
     def apply(self, repro: Repro, edits: Sequence[Edit]) -> Repro | None:
@@ -73,13 +72,13 @@ class Pass:
         return None if rewritten is None else normalize(rewritten)
 
 
-def schedule(names: tuple[str, ...] = SCHEDULE) -> list[Pass]:
+def schedule(names: tuple[str, ...] = SCHEDULE) -> list[Pass[Any]]:
     """The passes defined in this package, those in `names` in that order (all of them, in
     the order of `SCHEDULE`, by default).
 
     A pass defined but not scheduled, or scheduled but not defined, is a programming
     error: it would silently never run."""
-    found: dict[str, Pass] = {}
+    found: dict[str, Pass[Any]] = {}
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")
         defined = [*getattr(module, "PASSES", []), *filter(None, [getattr(module, "PASS", None)])]

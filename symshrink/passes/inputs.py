@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from symshrink.passes import Pass
 from symshrink.passes.common import placeholders
@@ -77,4 +78,4 @@ def rewrite_input_drops(repro: Repro, edits: Sequence[DropInput]) -> Repro:
 DROP_OUTPUTS = Pass("drop-outputs", output_edits, rewrite_output_drops)
 DROP_INPUTS = Pass("drop-inputs", input_edits, rewrite_input_drops)
 BYPASS_NODES = Pass("bypass-nodes", bypass_edits, rewrite_bypasses)
-PASSES = [DROP_OUTPUTS, DROP_INPUTS, BYPASS_NODES]
+PASSES: list[Pass[Any]] = [DROP_OUTPUTS, DROP_INPUTS, BYPASS_NODES]

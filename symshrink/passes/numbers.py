@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from symshrink.passes import Pass
 from symshrink.repro.model import Repro
@@ -72,4 +73,4 @@ def _with_hints(repro: Repro, changed: Mapping[str, int]) -> Repro | None:
 
 FLOOR = Pass("floor-hints", floor_edits, floor, reopens=False)
 HALVE = Pass("shrink-hints", edits, rewrite, reopens=False)
-PASSES = [FLOOR, HALVE]
+PASSES: list[Pass[Any]] = [FLOOR, HALVE]

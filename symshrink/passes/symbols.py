@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from symshrink.expr import symbol
 from symshrink.graph import SymGraph
@@ -62,4 +63,4 @@ def rewrite_merges(repro: Repro, edits: Sequence[Merge]) -> Repro | None:
 
 PIN = Pass("pin-symbols", pin_edits, rewrite_pins)
 MERGE = Pass("merge-symbols", merge_edits, rewrite_merges)
-PASSES = [PIN, MERGE]
+PASSES: list[Pass[Any]] = [PIN, MERGE]

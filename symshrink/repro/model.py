@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
-import sympy
-
-Expr = sympy.Expr
+from sympy import Expr
 
 
 @dataclass(frozen=True)
@@ -162,7 +161,7 @@ class Repro:
         storages = tuple(replace(s, nbytes=fn(s.nbytes)) for s in self.storages)
         return replace(self, inputs=tuple(inputs), storages=storages)
 
-    def replace(self, **changes: object) -> Repro:
+    def replace(self, **changes: Any) -> Repro:
         return replace(self, **changes)
 
 

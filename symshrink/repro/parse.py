@@ -14,6 +14,7 @@ import logging
 import re
 import stat
 from pathlib import Path
+from typing import TypeVar
 
 import sympy
 
@@ -35,6 +36,7 @@ log = logging.getLogger(__name__)
 
 # torch names free symbols s0, s1, ... (backed) and u0, ... (unbacked); hint lines are
 # `name = int` at the top of the file.
+Stmt = TypeVar("Stmt", bound=ast.stmt)
 _SYMBOL_NAME = re.compile(r"^[a-z]+\d+$")
 _TENSOR_KWARGS = ("storage_offset", "dtype", "requires_grad", "is_leaf")
 
@@ -141,7 +143,7 @@ class _Parser:
             last = stmt.end_lineno or stmt.lineno
         return hints, last
 
-    def find(self, tree: ast.Module, kind: type, name: str, missing: str) -> ast.AST:
+    def find(self, tree: ast.Module, kind: type[Stmt], name: str, missing: str) -> Stmt:
         for stmt in tree.body:
             if isinstance(stmt, kind) and getattr(stmt, "name", None) == name:
                 return stmt
@@ -155,8 +157,8 @@ class _Parser:
         i = 0
         while i < len(body):
             stmt = body[i]
-            call = _reader_call(stmt)
-            if call is None:
+            found = _reader_call(stmt)
+            if found is None:
                 if isinstance(stmt, ast.Pass):
                     i += 1
                     continue
@@ -167,7 +169,7 @@ class _Parser:
                     i += 1
                     continue
                 raise self.error("unexpected statement in load_args", stmt)
-            method = call.func.attr  # type: ignore[union-attr]
+            method, call = found
             if method == "storage":
                 storages.append(self.storage(stmt, call))
             elif method == "tensor":
@@ -396,20 +398,20 @@ class _Parser:
                 return name
         return f"{fallback}_{stmt.lineno}"
 
-    def line_start(self, node: ast.stmt) -> int:
+    def line_start(self, node: ast.stmt | ast.expr) -> int:
         decorators = getattr(node, "decorator_list", [])
         return min([node.lineno, *(d.lineno for d in decorators)]) - 1
 
-    def segment(self, node: ast.AST, *, dedent: bool = False) -> str:
+    def segment(self, node: ast.stmt | ast.expr, *, dedent: bool = False) -> str:
         """Exact source of a node; with dedent, its whole lines (comments kept), dedented."""
         if dedent:
-            start = self.line_start(node)  # type: ignore[arg-type]
-            block = self.lines[start : node.end_lineno]  # type: ignore[attr-defined]
-            indent = node.col_offset  # type: ignore[attr-defined]
+            start = self.line_start(node)
+            block = self.lines[start : _end(node)[0]]
+            indent = node.col_offset
             return "\n".join(line[indent:] if line[:indent].isspace() else line for line in block)
         # What ast.get_source_segment does, on the lines split once (offsets are UTF-8 bytes).
-        first, last = node.lineno - 1, node.end_lineno - 1  # type: ignore[attr-defined, operator]
-        start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+        end_line, end = _end(node)
+        first, last, start = node.lineno - 1, end_line - 1, node.col_offset
         if first == last:
             return self.raw_lines[first].encode()[start:end].decode()
         head = self.raw_lines[first].encode()[start:].decode()
@@ -417,8 +419,14 @@ class _Parser:
         return head + "".join(self.raw_lines[first + 1 : last]) + tail
 
 
-def _reader_call(stmt: ast.stmt) -> ast.Call | None:
-    """The `reader.X(...)` call of a load_args statement, if it is one."""
+def _end(node: ast.stmt | ast.expr) -> tuple[int, int]:
+    """Where a parsed node ends (line, column): the parser sets both."""
+    assert node.end_lineno is not None and node.end_col_offset is not None
+    return node.end_lineno, node.end_col_offset
+
+
+def _reader_call(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
+    """`X` and the `reader.X(...)` call of a load_args statement, if it is one."""
     value = stmt.value if isinstance(stmt, ast.Expr | ast.Assign) else None
     if (
         isinstance(value, ast.Call)
@@ -426,5 +434,5 @@ def _reader_call(stmt: ast.stmt) -> ast.Call | None:
         and isinstance(value.func.value, ast.Name)
         and value.func.value.id == "reader"
     ):
-        return value
+        return value.func.attr, value
     return None

@@ -105,14 +105,15 @@ def bypassable(module_source: str) -> list[tuple[str, str]]:
     pairs = []
     for stmt in found[1].body:
         node = _node_name(stmt)
+        call = stmt.value if isinstance(stmt, ast.Assign) else None
         if (
             node is not None
-            and isinstance(stmt.value, ast.Call)
-            and stmt.value.args
-            and isinstance(stmt.value.args[0], ast.Name)
-            and not any(m in ast.unparse(stmt.value.func) for m in _INT_OF_TENSOR)
+            and isinstance(call, ast.Call)
+            and call.args
+            and isinstance(call.args[0], ast.Name)
+            and not any(m in ast.unparse(call.func) for m in _INT_OF_TENSOR)
         ):
-            pairs.append((node, stmt.value.args[0].id))
+            pairs.append((node, call.args[0].id))
     return pairs
 
 
@@ -192,12 +193,12 @@ def _chained(body: list[ast.stmt]) -> list[ast.stmt]:
     out: list[ast.stmt] = []
     for stmt in body:
         name = _node_name(stmt)
-        if name is not None and _is_arithmetic(stmt.value):  # type: ignore[attr-defined]
-            value = _Substitute(steps).visit(stmt.value)  # type: ignore[attr-defined]
+        if name is not None and isinstance(stmt, ast.Assign) and _is_arithmetic(stmt.value):
+            value = _Substitute(steps).visit(stmt.value)
             if reads[name] == 1 and _read_by_arithmetic(name, body):
                 steps[name] = value
                 continue
-            stmt.value = value  # type: ignore[attr-defined]
+            stmt.value = value
         out.append(stmt)
     return out
 
@@ -222,8 +223,9 @@ def _is_arithmetic(node: ast.expr) -> bool:
 def _read_by_arithmetic(name: str, body: list[ast.stmt]) -> bool:
     return any(
         _node_name(s) is not None
-        and _is_arithmetic(s.value)  # type: ignore[attr-defined]
-        and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(s.value))  # type: ignore[attr-defined]
+        and isinstance(s, ast.Assign)
+        and _is_arithmetic(s.value)
+        and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(s.value))
         for s in body
     )
 
