@@ -43,6 +43,8 @@ from symshrink.oracle.lifeline import Interrupted
 from symshrink.oracle.pool import POOL_PREFIX
 from symshrink.oracle.runner import JOB_PREFIX, Runner, child_env
 from symshrink.passes import GRAPH_PASSES, schedule
+from symshrink.program import program_path, render_program
+from symshrink.program_check import check_program
 from symshrink.progress import Best, Progress
 from symshrink.records import (
     CALIBRATION,
@@ -51,6 +53,7 @@ from symshrink.records import (
     JUDGED_BY,
     LOCK,
     REPORT,
+    ProgramCheck,
     RunOptions,
     RunRecord,
     Side,
@@ -451,6 +454,15 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
                 reverify_verdicts=check.verdicts,
                 fixpoint=record.fixpoint and not failed,  # a step back is no fixpoint
             )
+        record.save(work / REPORT)  # the result stands whatever its program does
+        run = interrupted is None and isinstance(oracle, CompileOracle)
+        if run:
+            progress.phase("running the result's torch.compile program")
+        try:
+            record = with_program(record, opts, out, final, run=run)
+        except Interrupted as e:  # the record above stands
+            interrupted = e
+            lifeline.resume()
     except NotInteresting as e:
         return Outcome(1, str(e), original)
     finally:
@@ -463,9 +475,47 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
     message = end_line(out, record)
     if interrupted is not None:
         message += f"; interrupted by {interrupted}, this is the best result so far"
+    if record.program is not None:
+        message += f"\nthe torch.compile program: python {shlex.quote(record.program)}"
     message += f"\nthe bug report: symshrink report {shlex.quote(str(work))}"
     code = 0 if interrupted is None else interrupted.exit_code
     return Outcome(code, message, original, final, out, reducer.stats, record)
+
+
+PROGRAM_STOP = 2.0
+"""A dynamic run of the result's program is stopped at this many times R x its static
+median: a compile that would not end costs that much, and shows as at least 2R."""
+
+
+def with_program(
+    record: RunRecord, opts: Options, out: Path, final: Repro, *, run: bool
+) -> RunRecord:
+    """`record` with the result's torch.compile program written beside `out` (atomically)
+    and, with `run`, checked against static shapes: k fresh runs of each, judged at R
+    (`program_check`). A model the program cannot show is recorded with why, not raised."""
+    target = program_path(out)
+    try:
+        if target.resolve() == opts.repro.resolve():
+            raise ReproError(f"no program: {target.name} would overwrite the input")
+        text = render_program(
+            final, target.name.removesuffix(".program.py"), out.name, opts.torch_settings
+        )
+    except ReproError as e:
+        why = str(e).removeprefix("no program: ")
+        check = ProgramCheck(verdict="no program", why=why, at_ratio=opts.ratio)
+        return replace(record, program_check=check)
+    atomic_write(target, text)
+    record = replace(record, program=str(target.resolve()))
+    if not run:
+        return record
+    check = check_program(
+        target,
+        ratio=opts.ratio,
+        runs=opts.calibration_runs,
+        timeout_s=opts.timeout,
+        stop_at=PROGRAM_STOP * opts.ratio,
+    )
+    return replace(record, program_check=check)
 
 
 def end_line(out: Path, record: RunRecord) -> str:
@@ -492,7 +542,20 @@ def end_line(out: Path, record: RunRecord) -> str:
         )
     if record.reverified is False:
         line += "; WARNING: the result was not slow on re-verification"
+    if record.program_check is not None:
+        line += f"; {through_program(record.program_check)}"
     return line
+
+
+def through_program(check: ProgramCheck) -> str:
+    """Whether the pathology shows through torch.compile, in a clause of the end line."""
+    if check.verdict == "slow":
+        return f"it reproduces through torch.compile ({check.why})"
+    if check.verdict == "not slow":
+        return f"only through symshrink's retrace, not through torch.compile ({check.why})"
+    if check.verdict == "error":
+        return f"its torch.compile program failed ({check.why})"
+    return f"no torch.compile program ({check.why})"
 
 
 def _rule(record: RunRecord) -> str:

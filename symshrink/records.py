@@ -280,6 +280,10 @@ class RunRecord(_File):
     reverified: bool | None = field(default=None, metadata=OMIT_NONE)
     walked_back: int | None = field(default=None, metadata=OMIT_NONE)
     reverify_verdicts: tuple[Verdict, ...] | None = field(default=None, metadata=OMIT_NONE)
+    # the result as a torch.compile program (absolute; None: none was written) and its
+    # check against static shapes (None: not run, a --test run or an interrupted one)
+    program: str | None = field(default=None, metadata=OMIT_NONE)
+    program_check: ProgramCheck | None = field(default=None, metadata=OMIT_NONE)
 
     @property
     def slow_reverified(self) -> tuple[Verdict, ...]:

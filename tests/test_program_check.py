@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+import symshrink.minimizing as minimizing
 from symshrink.errors import ReproError
 from symshrink.program_check import PROGRAM_PREFIX, check_program, judge
-from symshrink.records import ProgramCheck
+from symshrink.records import ProgramCheck, ProgramVerdict, RunOptions, RunRecord, Side
+from symshrink.repro.parse import parse_file
 
 GOLDEN = Path(__file__).parent / "golden" / "program"
 
@@ -97,3 +100,70 @@ def test_a_real_program_compiles_both_ways(tmp_path: Path) -> None:
     assert check.verdict in ("slow", "not slow"), check.why
     assert check.static_s[0] > 0 and check.dynamic_s[0] > 0 and check.n == 2
     assert check.torch_version is not None
+
+
+# ------------------------------------------------------------------ in minimize's result
+
+
+def _record(tmp_path: Path) -> RunRecord:
+    side = Side(free_symbols=3, symints=1, expr_ops=9, inputs=4)
+    return RunRecord(
+        repro=str(tmp_path / "r.py"),
+        out=str(tmp_path / "r.min.py"),
+        torch_version=None,
+        options=RunOptions.taken_from(minimizing.Options(repro=tmp_path / "r.py")),
+        oracle="compile",
+        oracle_calls=9,
+        accepted=2,
+        cache_hits=0,
+        seconds=60.0,
+        stopped_by=None,
+        fixpoint=True,
+        per_pass={},
+        initial=side,
+        final=side,
+    )
+
+
+def test_minimize_writes_the_program_beside_its_result(tmp_path: Path) -> None:
+    model = parse_file(GOLDEN / "floordiv_sum_n4.py")
+    opts = minimizing.Options(repro=tmp_path / "r.py")
+    out = tmp_path / "r.min.py"
+    record = minimizing.with_program(_record(tmp_path), opts, out, model, run=False)
+    written = tmp_path / "r.program.py"
+    assert record.program == str(written.resolve()) and record.program_check is None
+    assert written.read_text().startswith('"""r: torch.compile of `graph`')
+    assert "from r.min.py" in written.read_text().splitlines()[1]
+    assert RunRecord.from_dict(record.to_dict()) == record
+
+
+def test_a_result_with_no_program_says_why_and_stands(tmp_path: Path) -> None:
+    model = parse_file(GOLDEN / "floordiv_sum_n4.py")
+    first, second = sorted(model.hints)[:2]
+    same = model.replace(hints={**model.hints, second: model.hints[first]})
+    opts = minimizing.Options(repro=tmp_path / "r.py")
+    record = minimizing.with_program(_record(tmp_path), opts, tmp_path / "r.min.py", same, run=True)
+    check = record.program_check
+    assert record.program is None and check is not None and check.verdict == "no program"
+    assert "duck sizing" in check.why and not check.why.startswith("no program")
+    assert not (tmp_path / "r.program.py").exists()
+    line = minimizing.end_line(tmp_path / "r.min.py", record)
+    assert line.endswith(f"; no torch.compile program ({check.why})")
+
+
+@pytest.mark.parametrize(
+    ("verdict", "clause"),
+    [
+        ("slow", "it reproduces through torch.compile (WHY)"),
+        ("not slow", "only through symshrink's retrace, not through torch.compile (WHY)"),
+        ("error", "its torch.compile program failed (WHY)"),
+    ],
+)
+def test_the_end_line_says_whether_it_reproduces_through_torch_compile(
+    verdict: ProgramVerdict, clause: str, tmp_path: Path
+) -> None:
+    check = ProgramCheck(verdict=verdict, why="WHY", at_ratio=4.0)
+    record = replace(_record(tmp_path), program_check=check)
+    assert minimizing.end_line(tmp_path / "r.min.py", record).endswith(
+        f", 1-minimal at the test; {clause}"
+    )

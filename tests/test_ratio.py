@@ -23,11 +23,21 @@ from symshrink.oracle.profile import Profile
 from symshrink.oracle.runner import Exit, Job, Limits, Run, read_kill_point
 from symshrink.passes import GRAPH_PASSES, SCHEDULE
 from symshrink.passes.symbols import PIN, Pin
-from symshrink.records import CONTROLS, JOURNAL, REPORT, RunOptions, RunRecord, Side
+from symshrink.records import (
+    CONTROLS,
+    JOURNAL,
+    REPORT,
+    ProgramCheck,
+    RunOptions,
+    RunRecord,
+    Side,
+)
 from symshrink.repro.parse import parse, parse_file
 from symshrink.repro.render import canonical_key, render
 
 pytestmark = pytest.mark.torch  # the repro fixtures are written by torch
+
+PROGRAM_CHECK = ProgramCheck(verdict="slow", why="3 of 3 dynamic runs", at_ratio=4.0, ratio=5.0)
 
 BASE_S = 1.0
 COST_S = 0.2
@@ -282,8 +292,10 @@ def test_the_independent_baseline_retraces_the_candidate_as_run_repro(
 
 
 def _minimize(repro: Path, out: Path, runner: WidthRunner, monkeypatch, **opts) -> RunRecord:
-    """The real `minimize` with the simulated child on this machine's oracle path."""
+    """The real `minimize` with the simulated child on this machine's oracle path (and a
+    stand-in for the check of the program it writes: the simulated repro compiles nothing)."""
     monkeypatch.setattr(minimize_mod, "remote_runner", lambda *_: runner)
+    monkeypatch.setattr(minimize_mod, "check_program", lambda *_, **__: PROGRAM_CHECK)
     options = minimize_mod.Options(
         repro=repro, out=out, progress=False, margin=0.0, confirm=0, **opts
     )
@@ -317,6 +329,10 @@ def test_minimize_by_ratio_and_resume_reuses_the_twins(
     assert report.final.free_symbols == 4 and report.fixpoint
     assert report.final.ratio == pytest.approx(4.0) and report.final.lower_bound
     assert report.reverified
+    # the result's torch.compile program is written beside it, and its check recorded
+    assert report.program == str((tmp_path / "min.program.py").resolve())
+    assert "def graph(" in (tmp_path / "min.program.py").read_text()
+    assert report.program_check == PROGRAM_CHECK
 
 
 def test_the_end_line_says_the_ratios_and_whether_the_result_is_minimal() -> None:
