@@ -7,6 +7,7 @@ their work (symbols nothing uses go first, widely shared ones last) and reports 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import networkx as nx
 import sympy
 
-from symshrink.expr import free_symbol_names, op_count, torch_str
+from symshrink.expr import free_symbol_names, op_count, symbol, torch_str
 from symshrink.repro.model import Input, Repro, Storage, SymIntInput, TensorInput
 
 
@@ -122,30 +123,41 @@ class SymGraph:
         groups = self._symbol_groups(g, derived)
         groups |= _input_groups(g, derived, _drawn_as(groups))
         drawn_as = _drawn_as(groups)
+        sums = {frozenset(d["members"]): d["sum"] for d in groups.values() if d.get("sum")}
         out = nx.DiGraph()
         for n, data in g.nodes(data=True):
             m = drawn_as.get(n, n)
-            if m not in out:
-                out.add_node(m, **groups.get(m, data))
+            if m in out:
+                continue
+            if n in derived and sums:  # its expressions with each grouped sum named
+                data = {**data, "label": _label(self.repro.inputs[int(n[2:])], sums)}
+            out.add_node(m, **groups.get(m, data))
         out.add_edges_from((drawn_as.get(a, a), drawn_as.get(b, b)) for a, b in g.edges)
         return out
 
     def _symbol_groups(self, g: nx.DiGraph, derived: set[str]) -> dict[str, dict[str, Any]]:
-        """WIDE or more free symbols with the same derived users, as one node each."""
+        """WIDE or more free symbols with the same derived users, as one node each; a group
+        whose symbols are a sum in their users' expressions gets a name, `sum`: Σ and
+        their number (`Σ64`), primed where two such groups are as wide."""
         by_users: dict[frozenset[str], list[str]] = defaultdict(list)
         for s in self.repro.hints:
             if users := frozenset(g.successors(s)) & derived:
                 by_users[users].append(s)
-        return {
-            f"symbols:{symbols[0]}": _group(
-                "symbol",
-                f"{'Σ ' if self._is_a_sum(symbols, users) else ''}{len(symbols)} symbols",
-                symbols,
-                symbols,
-            )
-            for users, symbols in by_users.items()
-            if len(symbols) >= WIDE
-        }
+        groups = {}
+        named: set[str] = set()
+        for users, symbols in by_users.items():
+            if len(symbols) < WIDE:
+                continue
+            what, name = f"{len(symbols)} symbols", None
+            if self._is_a_sum(symbols, users):
+                name = f"Σ{len(symbols)}"
+                while name in named:
+                    name += "'"
+                named.add(name)
+                what = f"{name}, {what}"
+            group = _group("symbol", what, symbols, symbols)
+            groups[f"symbols:{symbols[0]}"] = {**group, "sum": name}
+        return groups
 
     def _is_a_sum(self, symbols: list[str], users: frozenset[str]) -> bool:
         """Whether `symbols` are those of a sum in one of the `users`' expressions."""
@@ -226,13 +238,32 @@ def _kind(x: object) -> str:
     return "other"
 
 
-def _label(x: Input) -> str:
+def _label(x: Input, sums: Mapping[frozenset[str], str] | None = None) -> str:
+    """`x` with its expressions; with `sums`, each sum over a group's symbols is written as
+    the group's name (`Σ64 // 160 + 866`, not 64 terms)."""
+
+    def text(e: sympy.Expr) -> str:
+        return torch_str(_name_sums(e, sums) if sums else e)
+
     if isinstance(x, TensorInput):
-        return f"{x.name}: ({', '.join(torch_str(e) for e in x.shape)})"
+        return f"{x.name}: ({', '.join(text(e) for e in x.shape)})"
     if isinstance(x, SymIntInput):
-        expr = torch_str(x.expr) if x.expr is not None else "?"
-        return f"{x.name} = {expr}"
+        return f"{x.name} = {text(x.expr) if x.expr is not None else '?'}"
     return f"{x.name} ({x.kind})"
+
+
+def _name_sums(e: sympy.Expr, sums: Mapping[frozenset[str], str]) -> sympy.Expr:
+    """`e` with each sum whose symbols are a group's written as the group's name (its
+    constant terms kept)."""
+
+    def is_grouped(node: sympy.Basic) -> bool:
+        return isinstance(node, sympy.Add) and free_symbol_names(node) in sums
+
+    def named(node: sympy.Add) -> sympy.Expr:
+        constant = sympy.Add(*(t for t in node.args if not t.free_symbols))
+        return symbol(sums[free_symbol_names(node)]) + constant
+
+    return e.replace(is_grouped, named)
 
 
 def _storage_label(s: Storage) -> str:
