@@ -44,7 +44,7 @@ from symshrink.oracle.pool import POOL_PREFIX
 from symshrink.oracle.runner import JOB_PREFIX, Runner, child_env
 from symshrink.passes import GRAPH_PASSES, schedule
 from symshrink.program import program_path, render_program
-from symshrink.program_check import check_program
+from symshrink.program_check import check_program, through_program
 from symshrink.progress import Best, Progress
 from symshrink.records import (
     CALIBRATION,
@@ -546,16 +546,6 @@ def end_line(out: Path, record: RunRecord) -> str:
         line += f"; {through_program(record.program_check)}"
     return line
 
-
-def through_program(check: ProgramCheck) -> str:
-    """Whether the pathology shows through torch.compile, in a clause of the end line."""
-    if check.verdict == "slow":
-        return f"it reproduces through torch.compile ({check.why})"
-    if check.verdict == "not slow":
-        return f"only through symshrink's retrace, not through torch.compile ({check.why})"
-    if check.verdict == "error":
-        return f"its torch.compile program failed ({check.why})"
-    return f"no torch.compile program ({check.why})"
 
 
 def _rule(record: RunRecord) -> str:

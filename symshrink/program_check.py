@@ -31,7 +31,7 @@ from symshrink.oracle.signature import Signature, merge_counts
 from symshrink.program import BACKENDS
 from symshrink.records import ProgramCheck, ProgramVerdict
 
-__all__ = ["PROGRAM_PREFIX", "check_program", "judge"]
+__all__ = ["PROGRAM_PREFIX", "check_program", "judge", "through_program"]
 
 PROGRAM_PREFIX = "symshrink-program-"  # the scratch folder of one check
 STALL_S = 60.0  # as the compile oracle's `Judging.stall_s`: a run idle this long is stuck
@@ -117,6 +117,18 @@ def judge(
         f" ({control:.2f} s) or more; median {at}{statistics.median(dynamic_s) / control:.1f}x"
     )
     return ("slow" if 2 * slow > len(dynamic_s) else "not slow"), why
+
+
+def through_program(check: ProgramCheck) -> str:
+    """Whether the pathology shows through torch.compile, in a clause: what minimize's end
+    line and the report say."""
+    if check.verdict == "slow":
+        return f"it reproduces through torch.compile ({check.why})"
+    if check.verdict == "not slow":
+        return f"only through symshrink's retrace, not through torch.compile ({check.why})"
+    if check.verdict == "error":
+        return f"its torch.compile program failed ({check.why})"
+    return f"no torch.compile program ({check.why})"
 
 
 @dataclass(frozen=True)

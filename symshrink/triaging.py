@@ -247,6 +247,7 @@ class _Run:
             free_symbols_after=r.final.free_symbols if r else None,
             ratio_before=r.initial.ratio if r else None,
             ratio_after=r.final.ratio if r else None,
+            program_ratio=r.program_check.ratio if r and r.program_check else None,
             minimal=r.fixpoint if r else None,
             stopped_by=r.stopped_by if r else None,
             match=match,
@@ -434,6 +435,8 @@ def _minimize(run: _Run) -> Triage | None:
         return run.done("interrupted", outcome.message.splitlines()[0])
     run.record = outcome.report
     run.files.update(minimal=run.rel(out), run=run.rel(work))
+    if outcome.report.program is not None:
+        run.files["program"] = run.rel(Path(outcome.report.program))
     return None
 
 
