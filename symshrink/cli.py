@@ -102,6 +102,11 @@ class GraphFormat(StrEnum):
     mermaid = "mermaid"
 
 
+class Via(StrEnum):  # corpus.VIAS
+    retrace = "retrace"
+    program = "program"
+
+
 @app.command()
 def inspect(
     repro: ReproPath,
@@ -505,13 +510,33 @@ def corpus_replay(
             "(at its own R and settings only): what triage says of a match",
         ),
     ] = False,
+    via: Annotated[
+        list[Via] | None,
+        typer.Option(
+            help=_with_default(
+                "retrace: symshrink's retrace and its static twin; program: program.py, "
+                "torch.compile dynamic against static in fresh processes (repeatable: "
+                "both, one row each)",
+                "retrace",
+            )
+        ),
+    ] = None,
+    own_width: Annotated[
+        bool,
+        typer.Option(
+            "--own-width",
+            help="replay each entry as it is, not at its clearly-slow width (corpus widen)",
+        ),
+    ] = False,
 ) -> None:
-    """Retrace every entry and its static twin under this torch and these settings: still
-    slow (at R x the twin), fixed, slow for another cause, or error."""
+    """Judge every entry against its static twin under this torch and these settings, at the
+    width where it was clearly slow (`corpus widen`): still slow (at R x the twin), fixed,
+    slow for another cause, or error."""
     from symshrink import corpus as corpus_mod
 
     settings = _settings(torch_setting or [])
     where = corpus_mod.find_dir(corpus)
+    ways = [v.value for v in via or [Via.retrace]]
     results = corpus_mod.replay(
         where,
         names=names or [],
@@ -520,6 +545,8 @@ def corpus_replay(
         ratio=ratio,
         twin_runs=twin_runs,
         record=record,
+        via=ways,
+        own_width=own_width,
     )
     records = [corpus_mod.replay_record(results, settings)]
     for interpreter in python or []:  # one after the other: no replay loads another's
@@ -532,6 +559,8 @@ def corpus_replay(
                 timeout_s=timeout,
                 ratio=ratio,
                 twin_runs=twin_runs,
+                via=ways,
+                own_width=own_width,
             )
         )
     if json_output:
@@ -581,6 +610,52 @@ def corpus_sweep(
         typer.echo(json.dumps([{**asdict(r), "smallest": r.smallest} for r in results], indent=2))
     else:
         typer.echo(corpus_mod.sweep_table(results), nl=False)
+
+
+@corpus_app.command("widen")
+def corpus_widen(
+    names: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="NAMES", help=_with_default("entries to widen", "all"), show_default=False
+        ),
+    ] = None,
+    corpus: CorpusDir = None,
+    max_width: Annotated[
+        int | None,
+        typer.Option(help=_with_default("the widest member to try", "the entry's own + 16"), min=1),
+    ] = None,
+    factor: Annotated[
+        float, typer.Option(help="clearly slow: at FACTOR x R x its twin or more", min=1.0)
+    ] = 2.0,
+    json_output: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    timeout: Annotated[float, typer.Option(help="seconds allowed per member")] = 600.0,
+    ratio: CorpusRatio = None,
+    twin_runs: TwinRuns = 3,
+    record: Annotated[
+        bool, typer.Option("--record/--no-record", help="write replay_width into case.json")
+    ] = True,
+) -> None:
+    """Judge each entry's width family from its own width up, each member against its own
+    static twin, until one is clearly slow: the width replay judges it at."""
+    from symshrink import corpus as corpus_mod
+
+    results = corpus_mod.widen(
+        corpus_mod.find_dir(corpus),
+        names=names or [],
+        max_width=max_width,
+        factor=factor,
+        timeout_s=timeout,
+        ratio=ratio,
+        twin_runs=twin_runs,
+        record=record,
+    )
+    if json_output:
+        typer.echo(
+            json.dumps([{**asdict(r), "width": r.width, "slow": r.slow} for r in results], indent=2)
+        )
+    else:
+        typer.echo(corpus_mod.widen_table(results), nl=False)
 
 
 @corpus_app.command("sympy-repro")

@@ -36,10 +36,12 @@ case.json the fewest free symbols at which it is still slow. This module imports
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import logging
 import re
+import statistics
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
@@ -69,7 +71,9 @@ from symshrink.records import (
     CaseOptions,
     CorpusVerdict,
     Origin,
+    ProgramVerdict,
     Replayed,
+    ReplayWidth,
     RunRecord,
     RunSummary,
     Side,
@@ -99,6 +103,7 @@ __all__ = [
     "replay_with",
     "sympy_repros",
     "versions_table",
+    "widen",
 ]
 
 ORIGIN_MAX_BYTES = 64_000  # larger originals are recorded by the command that writes them
@@ -434,18 +439,31 @@ def _program(model: Repro, name: str, settings: Mapping[str, str]) -> str:
 # ------------------------------------------------------------------------------- replay
 
 
+VIAS = ("retrace", "program")  # how replay judges: symshrink's retrace, the entry's program
+_VERDICT_OF_PROGRAM: dict[ProgramVerdict, CorpusVerdict] = {
+    "slow": "still slow",
+    "not slow": "fixed",
+    "error": "error",
+}
+
+
 @dataclass
 class Replay:
     """One entry replayed: its compile and its static twin's, measured in the same replay.
 
-    `entry_s` and `twin_s` (the median of the twin's runs) are on `clock`; `ratio` is
-    their quotient, judged against `at_ratio` (R); both are lower bounds when `stopped`
-    (the entry hit the timeout).
+    `via` says how: `retrace` (symshrink's, the compile oracle's child: `entry_s` the
+    entry, `twin_s` the median of its twin's runs) or `program` (its program.py compiled by
+    torch.compile in fresh processes: `entry_s` the median of the dynamic runs, `twin_s`
+    of the static ones). Both are on `clock`; `ratio` is their quotient, judged against
+    `at_ratio` (R); both are lower bounds when `stopped` (the entry hit the timeout).
+    `width` is the member of the entry's width family replayed (`Case.replay_width`).
     """
 
     name: str
     verdict: CorpusVerdict
     at_ratio: float
+    via: str = "retrace"  # one of VIAS
+    width: int | None = None
     entry_s: float | None = None
     twin_s: float | None = None
     ratio: float | None = None
@@ -469,30 +487,57 @@ def replay(
     twin_runs: int = TWIN_RUNS,
     runner: Runner | None = None,
     record: bool = False,
+    via: Sequence[str] = ("retrace",),
+    own_width: bool = False,
 ) -> list[Replay]:
-    """Retrace every entry (or `names`) and its static twin through the compile oracle.
+    """Judge every entry (or `names`) against its static twin, each way in `via`.
 
-    Each entry is judged as `minimize` judged it: still slow at R x its twin (R: `ratio`,
-    else the R it was minimized at), the twin measured `twin_runs` times (median) just
-    before the entry, both in the oracle's child (warm-forked from one pool for the whole
-    replay unless `runner` is given), so both times share this machine's speed and load.
-    The entry is not stopped at R x its twin, so `ratio` says how slow it is under this
-    torch (at most `timeout_s` of wall time). Its recorded torch_settings apply,
-    overridden by `torch_settings`. With `record`, a replay at the entry's own R and
+    `retrace`: as `minimize` judged it, still slow at R x its twin (R: `ratio`, else the R
+    it was minimized at), the twin measured `twin_runs` times (median) just before the
+    entry, both in the oracle's child (warm-forked from one pool for the whole replay
+    unless `runner` is given), so both times share this machine's speed and load. The
+    entry is not stopped at R x its twin, so `ratio` says how slow it is under this torch
+    (at most `timeout_s` of wall time). Its recorded torch_settings apply, overridden by
+    `torch_settings`. `program`: its program.py run `twin_runs` times static and dynamic
+    in fresh processes (`program_check.check_program`), still slow when most dynamic runs
+    take R x the static median (the settings it was rendered with; no hot spots judged).
+
+    Each entry is replayed at its recorded clearly-slow width (`Case.replay_width`), else,
+    or with `own_width`, as it is. With `record`, a retrace replay at the entry's own R and
     settings is kept in its case.json as this torch's last (`Case.replays`).
     """
     _check_options(timeout_s, ratio, twin_runs)
+    if not via or not set(via) <= set(VIAS):
+        raise ReproError(f"--via: one or more of {', '.join(VIAS)}, got {', '.join(via)}")
+    if torch_settings and "program" in via:
+        raise ReproError("--torch-setting does not reach program.py: it has its entry's own")
     chosen = entries(corpus, names)
     as_recorded = record and ratio is None and not torch_settings
-    with Bench(runner, twin_runs) as bench:
-        results = []
+    results = []
+    # No warm pool (torch imported, beside the programs' runs) unless something retraces.
+    with Bench(runner, twin_runs) if "retrace" in via else contextlib.nullcontext() as bench:
         for entry in chosen:
-            settings = {**entry.case.torch_settings, **(torch_settings or {})}
-            result = _replay_one(bench, entry, settings, timeout_s, ratio or entry.ratio)
-            if as_recorded:
-                _keep_replay(entry, result)
-            results.append(result)
+            at = ratio or entry.ratio
+            width = _replay_width(entry, own_width)
+            for way in dict.fromkeys(via):
+                if way == "program":
+                    result = _replay_program(entry, width, at, timeout_s, twin_runs)
+                else:
+                    assert bench is not None  # a Bench whenever something retraces
+                    settings = {**entry.case.torch_settings, **(torch_settings or {})}
+                    result = _replay_one(bench, entry, width, settings, timeout_s, at)
+                    if as_recorded:
+                        _keep_replay(entry, result)
+                results.append(result)
     return results
+
+
+def _replay_width(entry: Entry, own_width: bool) -> int | None:
+    """The width to replay `entry` at: its recorded clearly-slow one (None: its own)."""
+    recorded = entry.case.replay_width
+    if own_width or recorded is None or recorded.width == recorded.own:
+        return None
+    return recorded.width
 
 
 def _keep_replay(entry: Entry, result: Replay) -> None:
@@ -504,6 +549,7 @@ def _keep_replay(entry: Entry, result: Replay) -> None:
         stopped=result.stopped,
         at_ratio=result.at_ratio,
         measured=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        width=result.width,
     )
     replays = {**(entry.case.replays or {}), torch: kept}
     replace(entry.case, replays=replays).save(entry.path / CASE)
@@ -515,14 +561,23 @@ def _check_options(timeout_s: float, ratio: float | None, twin_runs: int) -> Non
 
 
 def _replay_one(
-    bench: Bench, entry: Entry, settings: dict[str, str], timeout_s: float, ratio: float
+    bench: Bench,
+    entry: Entry,
+    width: int | None,
+    settings: dict[str, str],
+    timeout_s: float,
+    ratio: float,
 ) -> Replay:
     started = time.monotonic()
-    measured = bench.measure(entry.repro.read_text(), entry.rule(settings, ratio), timeout_s)
+    source = entry.repro.read_text()
+    if width is not None:
+        source = _source_at_width(entry, width)
+    measured = bench.measure(source, entry.rule(settings, ratio), timeout_s)
     run = measured.run
     return Replay(
         name=entry.name,
         at_ratio=ratio,
+        width=width,
         clock=entry.clock,
         slow_phase=run.slow_phase if run is not None else None,
         phases=run.phase_times if run is not None else {},
@@ -531,6 +586,47 @@ def _replay_one(
         wall_s=round(time.monotonic() - started, 3),
         **measured.judged(),
     )
+
+
+def _source_at_width(entry: Entry, width: int) -> str:
+    """The entry's member of its width family at `width`, in the plain layout."""
+    from symshrink.repro.parse import parse_file
+    from symshrink.repro.render import render as render_plain
+    from symshrink.widths import at_width
+
+    member = at_width(parse_file(entry.repro), width)
+    if member is None:
+        raise ReproError(f"{entry.name} has no member of width {width}", entry.path / CASE)
+    return render_plain(member)
+
+
+def _replay_program(
+    entry: Entry, width: int | None, ratio: float, timeout_s: float, runs: int
+) -> Replay:
+    """`entry` judged through its program.py, at `width` (its `--n`)."""
+    from symshrink.program_check import check_program
+
+    started = time.monotonic()
+    unjudged = Replay(entry.name, "error", ratio, via="program", width=width)
+    if entry.program is None:
+        return replace(unjudged, detail=f"no program: {entry.case.no_program}")
+    check = check_program(entry.program, ratio=ratio, runs=runs, n=width, timeout_s=timeout_s)
+    return replace(
+        unjudged,
+        verdict=_VERDICT_OF_PROGRAM[check.verdict],
+        entry_s=_median(check.dynamic_s),
+        twin_s=_median(check.static_s),
+        ratio=check.ratio,
+        stopped=check.lower_bound,
+        signature=list(check.hot_spots),
+        torch_settings=dict(entry.case.torch_settings),
+        detail=check.why,
+        wall_s=round(time.monotonic() - started, 3),
+    )
+
+
+def _median(values: Sequence[float]) -> float | None:
+    return round(statistics.median(values), 3) if values else None
 
 
 def replay_record(results: Sequence[Replay], settings: Mapping[str, str]) -> dict[str, Any]:
@@ -544,10 +640,12 @@ def replay_record(results: Sequence[Replay], settings: Mapping[str, str]) -> dic
 
 
 def replay_table(results: Sequence[Replay]) -> str:
-    header = ("name", "entry_s", "twin_s", "ratio", "R", "verdict")
+    header = ("name", "via", "width", "entry_s", "twin_s", "ratio", "R", "verdict")
     body = [
         (
             r.name,
+            r.via,
+            "own" if r.width is None else str(r.width),
             _bound(r.entry_s, r.stopped),
             _cell(r.twin_s),
             _times(r.ratio, r.stopped),
@@ -571,15 +669,18 @@ def replay_with(
     timeout_s: float,
     ratio: float | None,
     twin_runs: int,
+    via: Sequence[str] = ("retrace",),
+    own_width: bool = False,
 ) -> dict[str, Any]:
     """`replay` run by another environment's interpreter (one with torch and symshrink
     installed), as `corpus replay --json`: its replay record. Raises ReproError if it fails."""
     cmd = [python, "-m", "symshrink", "corpus", "replay", *names, "--json"]
     cmd += ["--corpus", str(corpus.resolve()), "--timeout", str(timeout_s)]
     cmd += ["--twin-runs", str(twin_runs)]
+    cmd += [f"--via={way}" for way in via] + (["--own-width"] if own_width else [])
     cmd += [f"--torch-setting={k}={v}" for k, v in torch_settings.items()]
     cmd += ["--ratio", str(ratio)] if ratio is not None else []
-    total_s = (twin_runs + 1) * timeout_s * max(1, len(names)) + 120.0
+    total_s = 2 * (twin_runs + 1) * timeout_s * len(via) * max(1, len(names)) + 120.0
     try:
         code, out, err = run_in_group(cmd, timeout_s=total_s)
     except OSError as e:
@@ -596,16 +697,18 @@ def replay_with(
 
 
 def versions_table(records: Sequence[Mapping[str, Any]]) -> str:
-    """One row per entry, one column per replay record (torch version): ratio, times and
-    verdict in each."""
-    header = ("name", "R", *(f"torch {r['torch_version']}" for r in records))
-    by_name = [{e["name"]: e for e in r["entries"]} for r in records]
-    names = list(dict.fromkeys(n for r in by_name for n in r))
+    """One row per entry and way (`via`), one column per replay record (torch version):
+    ratio, times and verdict in each."""
+    header = ("name", "via", "width", "R", *(f"torch {r['torch_version']}" for r in records))
+    by_key = [{(e["name"], e.get("via", "retrace")): e for e in r["entries"]} for r in records]
+    keys = list(dict.fromkeys(k for r in by_key for k in r))
     body = []
-    for name in names:
-        rows = [r.get(name) for r in by_name]
-        at = next(r["at_ratio"] for r in rows if r is not None)
-        body.append((name, f"{at:g}", *(_versions_cell(r) for r in rows)))
+    for name, way in keys:
+        rows = [r.get((name, way)) for r in by_key]
+        first = next(r for r in rows if r is not None)
+        width = "own" if first.get("width") is None else str(first["width"])
+        at = f"{first['at_ratio']:g}"
+        body.append((name, way, width, at, *(_versions_cell(r) for r in rows)))
     return _table(header, body)
 
 
@@ -691,25 +794,130 @@ def sweep(
 
 
 def sweep_table(results: Sequence[Sweep]) -> str:
-    header = ("name", "width", "free_symbols", "entry_s", "twin_s", "ratio", "R", "verdict")
-    body = [
-        (
-            r.name,
-            str(p.width),
-            str(p.free_symbols),
-            _bound(p.entry_s, p.stopped),
-            _cell(p.twin_s),
-            _times(p.ratio, p.stopped),
-            f"{r.at_ratio:g}",
-            p.verdict + _why(p.verdict, p.detail),
-        )
-        for r in results
-        for p in r.points
-    ]
+    body = [_point_row(r.name, r.at_ratio, p) for r in results for p in r.points]
     smallest = "".join(
         f"{r.name}: still slow from {_cell(r.smallest)} free symbols\n" for r in results
     )
-    return _table(header, body) + smallest
+    return _table(_POINT_HEADER, body) + smallest
+
+
+_POINT_HEADER = ("name", "width", "free_symbols", "entry_s", "twin_s", "ratio", "R", "verdict")
+
+
+def _point_row(name: str, at_ratio: float, p: WidthPoint, own: int | None = None) -> list[str]:
+    """A member of a width family as a row under _POINT_HEADER (`(own)`: the entry's)."""
+    return [
+        name,
+        str(p.width) + (" (own)" if p.width == own else ""),
+        str(p.free_symbols),
+        _bound(p.entry_s, p.stopped),
+        _cell(p.twin_s),
+        _times(p.ratio, p.stopped),
+        f"{at_ratio:g}",
+        p.verdict + _why(p.verdict, p.detail),
+    ]
+
+
+# -------------------------------------------------------------------- the replay width
+
+CLEAR = 2.0  # clearly slow: still slow at CLEAR x R x its twin, where noise does not reach
+WIDEN_BY = 16  # how many symbols past its own width `widen` looks by default
+
+
+@dataclass
+class Widened:
+    """An entry's width family from its own width up, judged at R x each member's twin,
+    until a member was clearly slow (`width`: at `factor` x R or more)."""
+
+    name: str
+    at_ratio: float
+    factor: float
+    clock: Clock
+    own: int
+    points: list[WidthPoint]
+
+    @property
+    def width(self) -> int | None:
+        return min((p.width for p in self.points if self._clear(p)), default=None)
+
+    @property
+    def slow(self) -> int | None:
+        return min((p.width for p in self.points if p.verdict == "still slow"), default=None)
+
+    def _clear(self, p: WidthPoint) -> bool:
+        return p.verdict == "still slow" and (p.ratio or 0.0) >= self.factor * self.at_ratio
+
+    def record(self) -> ReplayWidth:
+        """What case.json keeps as `replay_width`."""
+        return ReplayWidth(
+            width=self.width,
+            slow=self.slow,
+            own=self.own,
+            factor=self.factor,
+            ratio=self.at_ratio,
+            clock=self.clock,
+            torch_version=installed_version("torch"),
+            measured=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            points=tuple(self.points),
+        )
+
+
+def widen(
+    corpus: Path,
+    *,
+    names: Sequence[str] = (),
+    max_width: int | None = None,
+    factor: float = CLEAR,
+    timeout_s: float = 600.0,
+    ratio: float | None = None,
+    twin_runs: int = TWIN_RUNS,
+    record: bool = True,
+    runner: Runner | None = None,
+) -> list[Widened]:
+    """Judge each entry's width family like `sweep`, from its own width up one symbol at a
+    time, until a member is still slow at `factor` x R x its twin or more, or at
+    `max_width` (default: its own + WIDEN_BY; a family without a sum to extend ends at its
+    own). With `record`, each entry's case.json gets `replay_width`, the width `replay`
+    judges it at from then on: an entry 1-minimal at R sits at R, where a replay's verdict
+    is noise, and a clearly slow member's verdict is not. Entries without a free symbol
+    are skipped."""
+    from symshrink.repro.parse import parse_file
+    from symshrink.widths import width
+
+    _check_options(timeout_s, ratio, twin_runs)
+    if factor < 1:
+        raise ReproError("--factor must be >= 1")
+    results = []
+    with Bench(runner, twin_runs) as bench:
+        for entry in entries(corpus, names):
+            model = parse_file(entry.repro)
+            own = width(model)
+            if own == 0:
+                log.warning("%s: no free symbol, no width family", entry.name)
+                continue
+            at = ratio or entry.ratio
+            rule = entry.rule(entry.case.torch_settings, at)
+            result = Widened(entry.name, at, factor, entry.clock, own, [])
+            for w in range(own, (max_width or own + WIDEN_BY) + 1):
+                found = measure_widths(bench, model, [w], rule, timeout_s)
+                result.points += found
+                if not found or result.width is not None:
+                    break
+            log.info("%s: clearly slow at width %s", entry.name, _cell(result.width))
+            if record:
+                replace(entry.case, replay_width=result.record()).save(entry.path / CASE)
+            results.append(result)
+    return results
+
+
+def widen_table(results: Sequence[Widened]) -> str:
+    body = [_point_row(r.name, r.at_ratio, p, r.own) for r in results for p in r.points]
+    found = "".join(
+        f"{r.name}: clearly slow (>= {r.factor:g} x R) from width {_cell(r.width)}, "
+        f"slow from {_cell(r.slow)} (its own {r.own})\n"
+        for r in results
+    )
+    return _table(_POINT_HEADER, body) + found
 
 
 # ------------------------------------------------------------------- sympy reproducers

@@ -56,6 +56,7 @@ __all__ = [
     "Origin",
     "ProgramCheck",
     "ProgramVerdict",
+    "ReplayWidth",
     "Replayed",
     "RunOptions",
     "RunRecord",
@@ -394,6 +395,26 @@ class SmallestSlow(_Record):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ReplayWidth(_Record):
+    """Where an entry's width family is clearly slow, measured from its own width up one
+    symbol at a time (`points`, each against its own twin): the smallest width still slow
+    at `factor` x R x its twin or more (`width`; None: none up to the widest measured) and
+    the smallest still slow at R (`slow`). `corpus replay` judges the entry at `width`
+    (else at its own): minimized to be 1-minimal at R, the entry itself sits at R, where a
+    replay's verdict is noise."""
+
+    width: int | None
+    slow: int | None
+    own: int
+    factor: float
+    ratio: float
+    clock: Clock
+    torch_version: str | None
+    measured: str  # ISO time
+    points: tuple[WidthPoint, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class SympyRepro(_Record):
     """An entry's sympy-only reproducer (`file`, written from `script`'s compile), or
     `file: None` and `why` there is none. The times: the captured compile (`compile_s`),
@@ -425,6 +446,7 @@ class Replayed(_Record):
     stopped: bool
     at_ratio: float
     measured: str  # ISO time
+    width: int | None = field(default=None, metadata=OMIT_NONE)  # None: the entry's own
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -472,6 +494,7 @@ class Case(_File):
     no_program: str | None = field(default=None, metadata=OMIT_NONE)  # else why not
     legacy: dict[str, Any] | None = field(default=None, metadata=OMIT_NONE)
     smallest_slow: SmallestSlow | None = field(default=None, metadata=OMIT_NONE)
+    replay_width: ReplayWidth | None = field(default=None, metadata=OMIT_NONE)
     sympy_repro: SympyRepro | None = field(default=None, metadata=OMIT_NONE)
     # the last replay under each torch version (`corpus replay --record`)
     replays: dict[str, Replayed] | None = field(default=None, metadata=OMIT_NONE)

@@ -143,6 +143,7 @@ class ScriptedRunner:
     def __init__(self, *answers: tuple[str, float, dict | None, dict[str, int]]) -> None:
         self.answers = list(answers)
         self.specs: list[dict] = []
+        self.sources: list[str] = []
         self.closed = False
 
     def run(self, job, limits):
@@ -150,6 +151,7 @@ class ScriptedRunner:
         from symshrink.oracle.runner import Exit, Run
 
         self.specs.append(json.loads(job.spec_path.read_text()))
+        self.sources.append(job.script.read_text())
         reason, cpu, result, spots = self.answers.pop(0)
         names = [name for name, n in spots.items() for _ in range(n)]  # in this order
         samples = tuple(
@@ -295,6 +297,97 @@ def test_sweep_records_the_fewest_slow_symbols(run: dict[str, Path], tmp_path: P
     )
     assert none_slow.smallest is None
     assert json.loads((entry / "case.json").read_text())["smallest_slow"] == recorded
+
+
+def test_widen_finds_the_clearly_slow_width_and_replay_judges_there(
+    run: dict[str, Path], tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """From its own width up until a member is slow at 2 x R x its twin; `replay_width` in
+    case.json, and replay judges that member (else, with --own-width, the entry itself)."""
+    from symshrink import corpus as corpus_mod
+    from symshrink.repro.parse import parse
+    from symshrink.widths import width as knob_width
+
+    corpus = tmp_path / "corpora"
+    entry = corpus_mod.add(run["min"], "one", corpus=corpus, ratio=2.0)
+    own = knob_width(parse((entry / "repro.py").read_text()))
+    ok = {"compile_s": 1.0, "phases": {"codegen": 1.0}}
+    # R = 2: its own width 3x (slow at R, not clearly), +1 3.9x, +2 4.5x (clearly: stop).
+    answers = [a for t in (3.0, 3.9, 4.5) for a in (TWIN, ("exited", t, ok, {}))]
+    runner = ScriptedRunner(*answers)
+    (result,) = corpus_mod.widen(corpus, runner=runner, twin_runs=1)
+    assert not runner.answers and [p.width for p in result.points] == [own, own + 1, own + 2]
+    assert (result.width, result.slow, result.own) == (own + 2, own, own)
+    recorded = json.loads((entry / "case.json").read_text())["replay_width"]
+    assert (recorded["width"], recorded["slow"], recorded["factor"]) == (own + 2, own, 2.0)
+    assert len(recorded["points"]) == 3 and recorded["ratio"] == 2.0
+    assert f"clearly slow (>= 2 x R) from width {own + 2}, slow from {own}" in (
+        corpus_mod.widen_table([result])
+    )
+    assert f"{own} (own)" in corpus_mod.widen_table([result])
+
+    runner = ScriptedRunner(TWIN, ("exited", 5.0, ok, {}))
+    (r,) = corpus_mod.replay(corpus, runner=runner, twin_runs=1, record=True)
+    assert (r.width, r.verdict, r.via) == (own + 2, "still slow", "retrace")
+    member = parse(runner.sources[-1])
+    assert len(member.hints) == len(parse((entry / "repro.py").read_text()).hints) + 2
+    case = json.loads((entry / "case.json").read_text())
+    assert [v["width"] for v in case["replays"].values()] == [own + 2]
+    assert f"one   retrace  {own + 2}" in corpus_mod.replay_table([r])
+    runner = ScriptedRunner(TWIN, ("exited", 5.0, ok, {}))
+    (r,) = corpus_mod.replay(corpus, runner=runner, twin_runs=1, own_width=True)
+    assert r.width is None and runner.sources[-1] == (entry / "repro.py").read_text()
+    assert "one   retrace  own" in corpus_mod.replay_table([r])
+
+    # None clearly slow up to --max-width: recorded as none, replay stays at its own.
+    answers = [a for _ in range(2) for a in (TWIN, ("exited", 3.0, ok, {}))]
+    (none,) = corpus_mod.widen(
+        corpus, runner=ScriptedRunner(*answers), twin_runs=1, max_width=own + 1
+    )
+    assert (none.width, none.slow) == (None, own)
+    (r,) = corpus_mod.replay(corpus, runner=ScriptedRunner(TWIN, TWIN), twin_runs=1)
+    assert r.width is None
+
+
+PROGRAM_STAND_IN = """
+import json, sys, time
+mode = sys.argv[sys.argv.index("--mode") + 1]
+start = time.process_time()
+while time.process_time() - start < {"static": 0.05, "dynamic": 0.3}[mode]:
+    pass
+print(json.dumps({"seconds": time.process_time() - start, "argv": sys.argv[1:]}))
+"""
+
+
+def test_replay_via_the_program(run: dict[str, Path], tmp_path: Path) -> None:
+    """`--via program`: program.py run static and dynamic in fresh processes (here a
+    stand-in that burns CPU, 6x), at the entry's replay width; both ways, one row each."""
+    from symshrink import corpus as corpus_mod
+
+    corpus = tmp_path / "corpora"
+    entry = corpus_mod.add(run["min"], "one", corpus=corpus, ratio=2.0)
+    (entry / "program.py").write_text(PROGRAM_STAND_IN)
+    ok = {"compile_s": 1.0, "phases": {"codegen": 1.0}}
+    runner = ScriptedRunner(TWIN, TWIN, ("exited", 3.0, ok, {}))
+    rows = corpus_mod.replay(corpus, runner=runner, twin_runs=2, via=("retrace", "program"))
+    assert [(r.via, r.verdict) for r in rows] == [
+        ("retrace", "still slow"),
+        ("program", "still slow"),
+    ]
+    program = rows[1]
+    assert program.entry_s is not None and program.twin_s is not None and program.ratio
+    assert program.ratio >= 4 and "2 of 2 dynamic runs at 2x" in program.detail
+    table = corpus_mod.replay_table(rows).splitlines()
+    assert table[2].startswith("one   retrace") and table[3].startswith("one   program")
+    with pytest.raises(ReproError, match="does not reach program"):
+        corpus_mod.replay(corpus, via=("program",), torch_settings={"a.b": "1"})
+    with pytest.raises(ReproError, match="--via: one or more of retrace, program, got nope"):
+        corpus_mod.replay(corpus, via=("nope",))
+    case = json.loads((entry / "case.json").read_text())
+    del case["program"]
+    (entry / "case.json").write_text(json.dumps({**case, "no_program": "duck sizing"}))
+    (r,) = corpus_mod.replay(corpus, via=("program",))
+    assert (r.verdict, r.detail) == ("error", "no program: duck sizing")
 
 
 def test_bad_input_is_one_line_exit_2(run: dict[str, Path], tmp_path: Path, capsys, monkeypatch):
