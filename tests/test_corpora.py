@@ -184,6 +184,25 @@ def test_two_replays_in_a_row_agree(tmp_path: Path) -> None:
 
 
 @pytest.mark.torch
+def test_a_small_entry_replays_through_its_program_and_the_retrace(tmp_path: Path) -> None:
+    """`corpus replay --via retrace --via program` on the fastest entry, as it is: one row
+    each way, both judged against their static controls with real torch."""
+    record = replay(
+        tmp_path, "item_mod_pythonmod", "--via", "retrace", "--via", "program",
+        "--twin-runs", "1", "--own-width", timeout=900,
+    )  # fmt: skip
+    rows = record["entries"]
+    assert [(r["name"], r["via"], r["width"]) for r in rows] == [
+        ("item_mod_pythonmod", "retrace", None),
+        ("item_mod_pythonmod", "program", None),
+    ]
+    for row in rows:
+        assert row["verdict"] in ("still slow", "fixed", "slow, other cause"), row
+        assert row["entry_s"] > 0 and row["twin_s"] > 0 and row["ratio"] > 0, row
+    assert "dynamic runs at 4x the static median" in rows[1]["detail"]
+
+
+@pytest.mark.torch
 def test_the_seeded_corpus_replays(tmp_path: Path) -> None:
     """`symshrink corpus replay` as a maintainer runs it: one row per entry, each judged."""
     rows = replay(tmp_path, timeout=1800)["entries"]
