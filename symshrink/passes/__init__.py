@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from symshrink.passes.common import normalize
+from symshrink.passes.common import fits, normalize
 from symshrink.repro.model import Repro
 
 Edit = TypeVar("Edit", bound=Hashable)
@@ -56,9 +56,10 @@ class Pass(Generic[Edit]):
     """`edits(m)` proposes; `apply(m, subset)` makes a smaller model, or None if invalid.
 
     `rewrite(m, subset)` makes the edits (None if they conflict); `apply` normalizes what
-    it made, for every pass alike. A pass whose changes cannot enable the others
-    (shrinking numbers) sets `reopens=False`: it runs once the others are at their
-    fixpoint, and its progress starts no new round.
+    it made and refuses a model whose graph cannot trace at its hints, for every pass
+    alike. A pass whose changes cannot enable the others (shrinking numbers) sets
+    `reopens=False`: it runs once the others are at their fixpoint, and its progress starts
+    no new round.
     """
 
     name: str
@@ -67,9 +68,11 @@ class Pass(Generic[Edit]):
     reopens: bool = True
 
     def apply(self, repro: Repro, edits: Sequence[Edit]) -> Repro | None:
-        """The model with `edits` made and normalized (see `normalize`), or None."""
+        """The model with `edits` made and normalized (see `normalize`), or None (also when
+        it cannot trace where `repro` could: see `fits`)."""
         rewritten = self.rewrite(repro, edits)
-        return None if rewritten is None else normalize(rewritten)
+        model = None if rewritten is None else normalize(rewritten)
+        return model if model is not None and fits(model, repro) else None
 
 
 def schedule(names: tuple[str, ...] = SCHEDULE) -> list[Pass[Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 
 import sympy
@@ -9,7 +10,10 @@ import sympy
 from symshrink.errors import ExprError
 from symshrink.expr import evaluate, free_symbol_names, op_count, substitute
 from symshrink.repro.model import Input, Repro, SymIntInput
+from symshrink.repro.shapes import untraceable
 from symshrink.repro.source import forward_params, forward_statement_count, output_count
+
+log = logging.getLogger(__name__)
 
 
 def substitute_model(repro: Repro, mapping: Mapping[str, sympy.Expr | int]) -> Repro:
@@ -51,6 +55,42 @@ def normalize(repro: Repro) -> Repro | None:
             except ExprError:
                 return None
     return repro.replace(hints=hints, inputs=tuple(inputs))
+
+
+def fits(model: Repro, before: Repro) -> bool:
+    """False when `model`, made from `before`, cannot trace at its hints where `before`
+    could (`shapes.untraceable`: a view that no longer fits, operands that no longer
+    broadcast, ...), or a tensor dim crosses into 0/1 (`normalize` checks the SymInts).
+
+    Such a candidate is not interesting, and an oracle call would compile to learn that.
+    When the check finds `before` untraceable too, it models some op of this graph wrongly
+    (`before` was judged interesting), so it objects to nothing."""
+    if _specializes(model, before):
+        return False
+    why = untraceable(model)
+    if why is None or untraceable(before) is not None:
+        return True
+    log.debug("not traceable: %s", why)
+    return False
+
+
+def _specializes(model: Repro, before: Repro) -> bool:
+    """Some tensor input's dim is 0 or 1 at `model`'s hints and was not at `before`'s."""
+    was = {x.name: x.shape for _, x in before.tensors()}
+    for _, x in model.tensors():
+        for e, old in zip(x.shape, was.get(x.name, ()), strict=False):
+            if _value(e, model.hints) in (0, 1) and _value(old, before.hints) not in (0, 1):
+                return True
+    return False
+
+
+def _value(e: sympy.Expr, hints: Mapping[str, int]) -> int | None:
+    if not free_symbol_names(e) <= hints.keys():
+        return None
+    try:
+        return evaluate(e, hints)
+    except ExprError:
+        return None
 
 
 def placeholders(repro: Repro) -> list[tuple[str, Input]]:
