@@ -21,7 +21,7 @@ from typing import Any
 from symshrink import search
 from symshrink.journal import Journal
 from symshrink.passes import Pass, schedule
-from symshrink.passes.common import size
+from symshrink.passes.common import normalize, size
 from symshrink.repro.model import Repro
 from symshrink.repro.render import canonical_key
 from symshrink.speculate import speculate
@@ -87,10 +87,17 @@ class Reducer:
     _deadline: float | None = field(default=None, init=False, repr=False)  # of max_time
 
     def run(self, repro: Repro) -> Repro:
-        """The smallest interesting model found; the input is assumed interesting."""
+        """The smallest interesting model found; the input is assumed interesting, and so
+        is its normalized form (`normalize`: inputs forward never reads cannot change the
+        compile), which is the first best model (`on_improve`) when smaller, untested."""
         start = time.monotonic()
         self._deadline = start + self.max_time if self.max_time is not None else None
         self.best = current = repro
+        normalized = normalize(repro)
+        if normalized is not None and size(normalized) < size(repro):
+            self.best = current = normalized
+            if self.on_improve is not None:
+                self.on_improve(normalized)
         self.stats.fixpoint = False  # a run again (from a re-verified model) proves it anew
         try:
             current = self._fixpoint(current)

@@ -74,6 +74,8 @@ def test_expr_edits_drop_lift_fold() -> None:
 def test_expr_edits_are_consistent_across_occurrences() -> None:
     """A sum that is both inside `k = S//160 + 866` and the SymInt `S` changes in both."""
     m = planted_model(4)
+    reads_s = m.module_source.replace("return (", "return (arg5_1 + 1, ")  # else it is dropped
+    m = m.replace(module_source=reads_s)
     total = m.inputs[5].expr
     out = exprs.PASS.apply(m, [exprs.Drop(total, 0)])
     assert out is not None
@@ -124,16 +126,36 @@ def test_floor_hints_takes_every_hint_down_in_one_call_past_one_that_must_stay()
     assert numbers.floor_edits(out) == [numbers.Floor("s75")]
 
 
-def test_drop_outputs_removes_dead_code_then_inputs_can_go() -> None:
+def test_drop_outputs_removes_dead_code_and_the_inputs_it_read() -> None:
     m = planted_model(3)
     out = inputs.DROP_OUTPUTS.apply(m, [inputs.DropOutput(0), inputs.DropOutput(1)])
     assert out is not None
     assert "sum_0" not in out.module_source and "sum_2" in out.module_source
-    drops = inputs.input_edits(out)
-    assert [d.name for d in drops] == ["arg0_1", "arg1_1", "arg4_1"]
-    smaller = inputs.DROP_INPUTS.apply(out, drops)
-    assert [x.name for x in smaller.inputs] == ["arg2_1", "arg3_1"]
-    assert [s.name for s in smaller.storages] == ["buf2"]
+    # arg0_1 and arg1_1 only fed the dropped outputs, arg4_1 (the sum) was never read:
+    # normalization drops them in the same candidate; s0 and s1 stay, in the other inputs
+    assert [x.name for x in out.inputs] == ["arg2_1", "arg3_1"]
+    assert [s.name for s in out.storages] == ["buf2"]
+    assert set(out.hints) == {"s0", "s1", "s2"}
+
+
+def test_symint_inputs_with_one_expression_merge_into_one() -> None:
+    k = parse_expr("s0 + s1")
+    m = Repro(
+        hints={"s0": 5, "s1": 7},
+        inputs=(
+            SymIntInput("a", 12, k),
+            SymIntInput("b", 5, parse_expr("s0")),
+            SymIntInput("c", 12, k),
+        ),
+        module_source="class Repro(torch.nn.Module):\n    def forward(self, a, b, c):\n"
+        "        d = a + b\n        e = c * 2;  c = None\n        return (d, e)\n",
+    )
+    assert inputs.merge_input_edits(m) == [inputs.MergeInput("c", "a")]
+    out = inputs.MERGE_INPUTS.apply(m, inputs.merge_input_edits(m))
+    assert out is not None and size(out) < size(m)
+    assert [x.name for x in out.inputs] == ["a", "b"]
+    body = [line.strip() for line in out.module_source.splitlines()]
+    assert "def forward(self, a, b):" in body and "e = a * 2" in body
 
 
 CHAIN = """\
@@ -215,7 +237,7 @@ def test_every_pass_is_registered() -> None:
         "simplify-exprs",
         "shrink-hints",
         "drop-outputs",
-        "drop-inputs",
+        "merge-inputs",
         "bypass-nodes",
         "inline-constants",
     } <= set(names)

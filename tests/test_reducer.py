@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from symshrink.expr import parse_expr
 from symshrink.journal import Journal
-from symshrink.passes.common import size
+from symshrink.passes.common import normalize, size
 from symshrink.reducer import Reducer
+from symshrink.repro.model import Repro, Storage, TensorInput
 from symshrink.repro.parse import parse
 from symshrink.repro.render import canonical_key, render
 from tests.planted import choose_planted, planted_model, planted_predicate
@@ -167,3 +169,37 @@ def test_one_model_asked_twice_at_once_is_judged_once() -> None:
     assert calls == [key] and reducer.stats.oracle_calls == 1 and reducer.stats.cache_hits == 1
     assert sorted(v.cached for v in verdicts) == [False, True]
     assert all(v.interesting for v in verdicts)
+
+
+def test_a_dead_input_never_costs_a_call() -> None:
+    """Inputs forward never reads cannot change the compile: the reducer starts from the
+    model without them (its first best, untested) and no candidate is asked about them."""
+    planted = {"s2", "s5"}
+    model = planted_model(8)  # arg9_1, the sum, is one forward never reads
+    extra = TensorInput("dead_1", "buf_dead", (parse_expr("s3"),))
+    with_dead = model.replace(
+        inputs=(*model.inputs, extra),
+        storages=(*model.storages, Storage("buf_dead", None, parse_expr("4*s3"))),
+        module_source=model.module_source.replace("arg9_1):", "arg9_1, dead_1):"),
+    )
+    without = normalize(model)
+    assert without is not None and [x.name for x in without.inputs][-1] == "arg8_1"
+
+    def run(start: Repro) -> tuple[Reducer, list[Repro], list[Repro]]:
+        asked: list[Repro] = []
+        seen: list[Repro] = []
+
+        def test(m: Repro) -> bool:
+            asked.append(m)
+            return planted_predicate(planted)(m)
+
+        reducer = Reducer(test=test, on_improve=seen.append)
+        reducer.run(start)
+        return reducer, asked, seen
+
+    dead, asked_dead, seen_dead = run(with_dead)
+    clean, asked_clean, _ = run(without)
+    assert seen_dead[0] == without  # the first best model, before any call
+    assert dead.stats.oracle_calls == clean.stats.oracle_calls
+    assert asked_dead == asked_clean
+    assert set(dead.best.hints) == planted

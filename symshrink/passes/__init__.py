@@ -24,7 +24,7 @@ Edit = TypeVar("Edit", bound=Hashable)
 
 SCHEDULE: tuple[str, ...] = (
     "pin-symbols",
-    "drop-inputs",
+    "merge-inputs",
     "drop-outputs",
     "inline-constants",
     "simplify-exprs",
@@ -35,7 +35,8 @@ SCHEDULE: tuple[str, ...] = (
 )
 """The order in which the reducer runs the passes, round after round. Pinning free symbols
 comes first: on a width-driven original each symbol gone makes every later call cheaper;
-dropping outputs and inputs and simplifying expressions come next, fine rewrites after,
+merging repeated SymInt inputs, dropping outputs and simplifying expressions come next
+(inputs forward never reads go in every candidate's normalization), fine rewrites after,
 shrinking hints last (once the others are done: it cannot reopen them), each hint
 straight to its floor first, then by halving.
 

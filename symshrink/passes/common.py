@@ -9,9 +9,9 @@ import sympy
 
 from symshrink.errors import ExprError
 from symshrink.expr import evaluate, free_symbol_names, op_count, substitute
-from symshrink.repro.model import Input, Repro, SymIntInput
+from symshrink.repro import source
+from symshrink.repro.model import Input, Repro, SymIntInput, TensorInput
 from symshrink.repro.shapes import untraceable
-from symshrink.repro.source import forward_params, forward_statement_count, output_count
 
 log = logging.getLogger(__name__)
 
@@ -22,12 +22,14 @@ def substitute_model(repro: Repro, mapping: Mapping[str, sympy.Expr | int]) -> R
 
 
 def normalize(repro: Repro) -> Repro | None:
-    """Drop hints of symbols nothing uses and recompute SymInt hints from their expressions.
+    """Drop the inputs forward never reads (`without_dead_inputs`) and the hints of symbols
+    nothing uses, and recompute SymInt hints from their expressions.
 
     Returns None when the edit made the model invalid: an expression that cannot be
     evaluated, or a value that crosses into 0/1 or below (sizes 0 and 1 specialize in
     torch, negative sizes are errors), which would change what the compile can prove.
     """
+    repro = without_dead_inputs(repro)
     used: set[str] = set()
     for e in repro.all_exprs():
         used |= free_symbol_names(e)
@@ -55,6 +57,26 @@ def normalize(repro: Repro) -> Repro | None:
             except ExprError:
                 return None
     return repro.replace(hints=hints, inputs=tuple(inputs))
+
+
+def without_dead_inputs(repro: Repro) -> Repro:
+    """`repro` without the inputs its forward never reads (and their storages).
+
+    No edit of them can change the compile, so they are not candidates: a symbol that such
+    a tensor carried and other inputs still use is carried by the retrace's wrapper instead
+    (`runtime_spec.input_spec`), and one that nothing else uses goes with it."""
+    pairs = placeholders(repro)
+    read = source.used_params(repro.module_source)
+    dead = {p for p, _ in pairs if p not in read}
+    if not dead:
+        return repro
+    inputs = tuple(x for p, x in pairs if p not in dead)
+    storages = {x.storage for x in inputs if isinstance(x, TensorInput)}
+    return repro.replace(
+        inputs=inputs,
+        storages=tuple(s for s in repro.storages if s.name in storages),
+        module_source=source.drop_params(repro.module_source, dead),
+    )
 
 
 def fits(model: Repro, before: Repro) -> bool:
@@ -96,7 +118,7 @@ def _value(e: sympy.Expr, hints: Mapping[str, int]) -> int | None:
 def placeholders(repro: Repro) -> list[tuple[str, Input]]:
     """(forward's parameter, its input) pairs; none when the graph code and load_args
     disagree on how many there are (then passes leave both alone)."""
-    params = forward_params(repro.module_source)
+    params = source.forward_params(repro.module_source)
     return list(zip(params, repro.inputs, strict=True)) if len(params) == len(repro.inputs) else []
 
 
@@ -110,7 +132,7 @@ def size(repro: Repro) -> tuple[int, ...]:
         len(repro.hints),
         sum(op_count(e) for e in repro.input_exprs()),
         len(repro.inputs),
-        forward_statement_count(repro.module_source),
-        output_count(repro.module_source),
+        source.forward_statement_count(repro.module_source),
+        source.output_count(repro.module_source),
         sum(repro.hints.values()),
     )

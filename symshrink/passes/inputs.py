@@ -1,10 +1,12 @@
 """Drop what the slowness does not need: graph outputs (and the code only they used),
-nodes (each replaced by its first operand), inputs.
+nodes (each replaced by its first operand), SymInt inputs that repeat another.
 
 The node-level reduction torch's fx_minifier does, on our model: fewer outputs leave dead
 code, which goes; a node `y = f(x, ...)` bypassed leaves `x` where `y` was read (a
-candidate whose shapes no longer fit fails to trace and is rejected); inputs forward no
-longer reads can then go too.
+candidate whose shapes no longer fit cannot trace: `shapes.untraceable` refuses it before
+any test). Inputs forward no longer reads go in the same candidate (`normalize`). Two
+SymInt inputs with one expression (`sym_size_int_64` and `sym_sum`, both the same sum)
+are two placeholders the trace may treat apart: read as one, they are one candidate.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 from symshrink.passes import Pass
 from symshrink.passes.common import placeholders
 from symshrink.repro import source
-from symshrink.repro.model import Repro, TensorInput
+from symshrink.repro.model import Expr, Repro, SymIntInput
 
 
 @dataclass(frozen=True)
@@ -25,8 +27,11 @@ class DropOutput:
 
 
 @dataclass(frozen=True)
-class DropInput:
-    name: str
+class MergeInput:
+    """Forward reads SymInt input `drop` as `keep`, an earlier one with the same expression."""
+
+    drop: str
+    keep: str
 
 
 @dataclass(frozen=True)
@@ -58,24 +63,28 @@ def rewrite_bypasses(repro: Repro, edits: Sequence[BypassNode]) -> Repro | None:
     return repro.replace(module_source=code)
 
 
-def input_edits(repro: Repro) -> list[DropInput]:
-    """Inputs whose placeholder forward never reads."""
-    used = source.used_params(repro.module_source)
-    return [DropInput(p) for p, _ in placeholders(repro) if p not in used]
+def merge_input_edits(repro: Repro) -> list[MergeInput]:
+    """Each SymInt input whose expression an earlier SymInt input has, into the first."""
+    first: dict[Expr, str] = {}
+    edits = []
+    for p, x in placeholders(repro):
+        if isinstance(x, SymIntInput) and x.expr is not None:
+            if x.expr in first:
+                edits.append(MergeInput(p, first[x.expr]))
+            else:
+                first[x.expr] = p
+    return edits
 
 
-def rewrite_input_drops(repro: Repro, edits: Sequence[DropInput]) -> Repro:
-    names = {e.name for e in edits}
-    inputs = tuple(x for p, x in placeholders(repro) if p not in names)
-    storages_used = {x.storage for x in inputs if isinstance(x, TensorInput)}
+def rewrite_input_merges(repro: Repro, edits: Sequence[MergeInput]) -> Repro:
+    reads = {e.drop: e.keep for e in edits}
     return repro.replace(
-        inputs=inputs,
-        storages=tuple(s for s in repro.storages if s.name in storages_used),
-        module_source=source.drop_params(repro.module_source, names),
+        inputs=tuple(x for p, x in placeholders(repro) if p not in reads),
+        module_source=source.inline_params(repro.module_source, reads),
     )
 
 
 DROP_OUTPUTS = Pass("drop-outputs", output_edits, rewrite_output_drops)
-DROP_INPUTS = Pass("drop-inputs", input_edits, rewrite_input_drops)
+MERGE_INPUTS = Pass("merge-inputs", merge_input_edits, rewrite_input_merges)
 BYPASS_NODES = Pass("bypass-nodes", bypass_edits, rewrite_bypasses)
-PASSES: list[Pass[Any]] = [DROP_OUTPUTS, DROP_INPUTS, BYPASS_NODES]
+PASSES: list[Pass[Any]] = [DROP_OUTPUTS, MERGE_INPUTS, BYPASS_NODES]

@@ -152,9 +152,10 @@ def drop_params(module_source: str, names: set[str]) -> str:
     return ast.unparse(tree)
 
 
-def inline_params(module_source: str, values: Mapping[str, int]) -> str:
+def inline_params(module_source: str, values: Mapping[str, int | str]) -> str:
     """Forward with each parameter of `values` gone and its reads the integer literal
-    (`slice(x, 0, primals_1)` -> `slice(x, 0, 1021)`); FX's release lines go with them."""
+    (`slice(x, 0, primals_1)` -> `slice(x, 0, 1021)`) or the other parameter named; FX's
+    release lines go with them."""
     tree, fn = _editable_forward(module_source)
     fn.args.args = [a for a in fn.args.args if a.arg not in values]
     body = []
