@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from verdict_measure import _run, spread  # one way to run a job and print a spread
 
 from symshrink.baseline import static_twin
-from symshrink.oracle.pool import WarmPool
 from symshrink.repro.parse import parse_file
 from symshrink.repro.render import render
+from symshrink.sandbox import WarmPool
 
 REPO = Path(__file__).resolve().parents[1]
 

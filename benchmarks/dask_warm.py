@@ -1,7 +1,7 @@
 """Per-call cost on Dask workers: a cold interpreter per call against each worker's warm pool.
 
 The job is a script that imports torch and builds a tensor, run as the compile oracle's
-children run (`entry='script'`): cold, each call starts `python -m symshrink.oracle.child`
+children run (`entry='script'`): cold, each call starts `python -m symshrink.sandbox.child`
 and imports torch; warm, the worker's pool (`connect(..., warm=True)`, torch preloaded)
 forks a child that has torch already. A local cluster of `--workers` one-thread workers;
 `--calls` calls, `--workers` at a time; the first warm round includes the pools' import.
@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from symshrink.oracle.dask_runner import DaskRunner, connect
-from symshrink.oracle.runner import Job, Limits, Workload
+from symshrink.sandbox import Job, Limits, Workload
+from symshrink.sandbox.dask_runner import DaskRunner, connect
 
 SCRIPT = "import torch\nprint(torch.ones(3).sum().item())\n"
 

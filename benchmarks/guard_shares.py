@@ -32,12 +32,12 @@ from symshrink.graph import SymGraph
 from symshrink.oracle.calibrate import Calibration
 from symshrink.oracle.compile_oracle import REFERENCE_FACTOR
 from symshrink.oracle.controls import ControlTime
-from symshrink.oracle.runner import Run
 from symshrink.oracle.signature import hot_share
 from symshrink.passes.symbols import PIN, Pin
 from symshrink.repro.model import Repro
 from symshrink.repro.parse import parse_file
 from symshrink.repro.render import render
+from symshrink.sandbox import Run
 from tests.fixtures_gen import generate
 
 TIMEOUT_S = 300.0

@@ -36,8 +36,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from symshrink import minimizing as minimize_mod
-from symshrink.oracle.runner import Exit, Job, Limits, Run
 from symshrink.repro.parse import parse_file
+from symshrink.sandbox import Exit, Job, Limits, Run
 from tests.fixtures_gen import generate
 
 BASE_S = 1.0

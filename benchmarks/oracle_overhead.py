@@ -29,8 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from symshrink.oracle.pool import WarmPool
-from symshrink.oracle.runner import ColdRunner, Job, Limits, Run, Runner, Workload, child_env
+from symshrink.sandbox import ColdRunner, Job, Limits, Run, Runner, WarmPool, Workload, child_env
 
 log = logging.getLogger("oracle_overhead")
 

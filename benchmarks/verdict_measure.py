@@ -23,10 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from symshrink.baseline import static_twin
-from symshrink.oracle.pool import WarmPool
-from symshrink.oracle.runner import Job, Limits, Run, Workload
 from symshrink.repro.parse import parse_file
 from symshrink.repro.render import render
+from symshrink.sandbox import Job, Limits, Run, WarmPool, Workload
 
 REPO = Path(__file__).resolve().parents[1]
 BURN = "while True: pass"

@@ -20,15 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from symshrink.baseline import BaselineKind
-from symshrink.oracle import Calibration, CompileOracle, Judging, Workload
+from symshrink.oracle import Calibration, CompileOracle, Judging
 from symshrink.oracle.controls import ControlTimes
-from symshrink.oracle.pool import WarmPool
-from symshrink.oracle.profile import Clock
-from symshrink.oracle.runner import Run, Runner
 from symshrink.oracle.signature import Signature
 from symshrink.records import CorpusVerdict, WidthPoint
 from symshrink.repro.model import Repro
 from symshrink.repro.render import render
+from symshrink.sandbox import Clock, Run, Runner, WarmPool, Workload
 from symshrink.verdict import Status
 from symshrink.widths import at_width
 

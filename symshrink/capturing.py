@@ -38,10 +38,9 @@ from symshrink import installed_version, runtime
 from symshrink.errors import ReproError
 from symshrink.expr import free_symbol_names, op_count, torch_str
 from symshrink.files import atomic_write, check_writable
-from symshrink.oracle.lifeline import start
-from symshrink.oracle.procs import signal_group
 from symshrink.records import CAPTURE, CaptureFrame, CaptureGraph, CaptureRecord
 from symshrink.repro.parse import parse_file
+from symshrink.sandbox import signal_group, start
 
 POLL_S = 0.2
 

@@ -17,10 +17,10 @@ from typer.exceptions import TyperException
 from symshrink import MIN_TORCH, __version__, installed_version, summary, torch_too_old
 from symshrink.errors import ReproError
 from symshrink.graph import SymGraph
-from symshrink.oracle import lifeline
 from symshrink.oracle.calibrate import DEFAULT_RATIO
 from symshrink.oracle.compile_oracle import Judging
 from symshrink.repro.parse import parse_file
+from symshrink.sandbox import Interrupted, interrupts
 
 # Click's plain help, not rich's: rich takes `[default: ...]` in a help text for markup and
 # shows `<bool>` after flags that take no value.
@@ -945,12 +945,12 @@ def main() -> None:
 
     Click's usage errors (a missing argument, an option value of the wrong type, an
     unknown command) are one line too, naming the command and its --help. SIGINT and
-    SIGTERM kill every child in flight and exit 130 / 143 (`lifeline.interrupts`); a
+    SIGTERM kill every child in flight and exit 130 / 143 (`interrupts`); a
     command that keeps a result when interrupted (minimize, triage, capture) says so first.
     """
     logging.basicConfig(level=logging.WARNING, format="symshrink: warning: %(message)s")
     try:
-        with lifeline.interrupts():
+        with interrupts():
             code = app(standalone_mode=False)
     except ReproError as e:
         typer.echo(f"symshrink: error: {e}", err=True)
@@ -964,9 +964,9 @@ def main() -> None:
             message = " ".join(e.format_message().split())
             typer.echo(f"{command}: error: {message} (try '{command} --help')", err=True)
         sys.exit(2)
-    except (lifeline.Interrupted, typer.Abort) as e:  # click wraps a KeyboardInterrupt
+    except (Interrupted, typer.Abort) as e:  # click wraps a KeyboardInterrupt
         cause = e.__cause__ if isinstance(e, typer.Abort) else e
-        signum = cause.exit_code - 128 if isinstance(cause, lifeline.Interrupted) else 2
+        signum = cause.exit_code - 128 if isinstance(cause, Interrupted) else 2
         typer.echo(f"symshrink: interrupted by {signal.Signals(signum).name}", err=True)
         sys.exit(128 + signum)
     sys.exit(code if isinstance(code, int) else 0)

@@ -21,11 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from symshrink.baseline import static_twin
-from symshrink.oracle.lifeline import run_in_group
-from symshrink.oracle.runner import child_env
 from symshrink.repro.parse import parse_file
 from symshrink.repro.render import render
 from symshrink.retrace import PHASES, RetraceResult
+from symshrink.sandbox import child_env, run_in_group
 
 
 @dataclass(frozen=True)

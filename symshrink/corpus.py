@@ -55,9 +55,6 @@ from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 from symshrink.oracle import Calibration
 from symshrink.oracle.calibrate import DEFAULT_RATIO
-from symshrink.oracle.lifeline import run_in_group
-from symshrink.oracle.profile import Clock
-from symshrink.oracle.runner import Runner
 from symshrink.oracle.signature import Signature
 from symshrink.records import (
     CALIBRATION,
@@ -82,6 +79,7 @@ from symshrink.records import (
     WidthPoint,
     load_calibration,
 )
+from symshrink.sandbox import Clock, Runner, run_in_group
 
 if TYPE_CHECKING:
     from symshrink.baseline import BaselineKind

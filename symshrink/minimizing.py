@@ -32,16 +32,10 @@ from symshrink.oracle import (
     CompileOracle,
     Judging,
     Reverification,
-    Workload,
-    lifeline,
 )
 from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.calibrate import DEFAULT_RATIO, CalibrationError
 from symshrink.oracle.compile_oracle import KILL_PREFIX
-from symshrink.oracle.custom import CommandRunner
-from symshrink.oracle.lifeline import Interrupted
-from symshrink.oracle.pool import POOL_PREFIX
-from symshrink.oracle.runner import JOB_PREFIX, Runner, child_env
 from symshrink.passes import GRAPH_PASSES, schedule
 from symshrink.program import program_path, render_program
 from symshrink.program_check import check_program, through_program
@@ -63,6 +57,18 @@ from symshrink.reducer import Reducer, Stats
 from symshrink.repro.model import Repro
 from symshrink.repro.parse import parse_file
 from symshrink.repro.render import canonical_key, render
+from symshrink.sandbox import (
+    JOB_PREFIX,
+    POOL_PREFIX,
+    CommandRunner,
+    Interrupted,
+    Runner,
+    Workload,
+    child_env,
+    interrupts,
+    resume,
+    run_in_group,
+)
 from symshrink.standalone import render_output
 from symshrink.verdict import Verdict
 
@@ -235,7 +241,7 @@ def check_torch_settings(settings: dict[str, str]) -> None:
     """An unknown --torch-setting is bad input, found before the original runs. Resolving
     one imports torch, which this process never does: a short child resolves them."""
     argv = [sys.executable, "-c", _RESOLVE_SETTINGS, json.dumps(settings)]
-    code, _, err = lifeline.run_in_group(argv, timeout_s=300, env=child_env())
+    code, _, err = run_in_group(argv, timeout_s=300, env=child_env())
     if code == 2:  # the last line: torch may have warned before
         raise ReproError(f"--torch-setting: {err.strip().splitlines()[-1]}")
 
@@ -288,7 +294,7 @@ def remote_runner(opts: Options, local: Callable[[], Runner] | None = None) -> R
     None, each worker's warm pool runs the candidates (the compile oracle's)."""
     if opts.scheduler is None:
         return None
-    from symshrink.oracle.dask_runner import connect  # distributed is an optional extra
+    from symshrink.sandbox.dask_runner import connect  # distributed is an optional extra
 
     if local is None:
         return connect(opts.scheduler, warm=True)
@@ -348,7 +354,7 @@ def minimize(opts: Options) -> Outcome:
         check_oracle_options(opts, work)
         atomic_write(work / JUDGED_BY, json.dumps(judged, indent=2) + "\n")
         atomic_write(out, render_output(original))  # a valid result exists from the start
-        with lifeline.interrupts():
+        with interrupts():
             try:
                 return _run(opts, original, out, work)
             except Interrupted as e:
@@ -414,7 +420,7 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
                     start = stage.run(start)
                 except Interrupted as e:  # the best result so far is on disk; verify, report it
                     interrupted = e
-                    lifeline.resume()
+                    resume()
                     reducer.stats.stopped_by = "interrupted"
                     return stage.best if stage.best is not None else start
             return start
@@ -462,7 +468,7 @@ def _run(opts: Options, original: Repro, out: Path, work: Path) -> Outcome:
             record = with_program(record, opts, out, final, run=run)
         except Interrupted as e:  # the record above stands
             interrupted = e
-            lifeline.resume()
+            resume()
     except NotInteresting as e:
         return Outcome(1, str(e), original)
     finally:

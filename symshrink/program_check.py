@@ -26,10 +26,10 @@ from pathlib import Path
 from symshrink import installed_version
 from symshrink.errors import ReproError
 from symshrink.oracle.calibrate import DEFAULT_RATIO
-from symshrink.oracle.runner import ColdRunner, Job, Limits, Runner, Workload
 from symshrink.oracle.signature import Signature, merge_counts
 from symshrink.program import BACKENDS
 from symshrink.records import ProgramCheck, ProgramVerdict
+from symshrink.sandbox import ColdRunner, Job, Limits, Runner, Workload
 
 __all__ = ["PROGRAM_PREFIX", "check_program", "judge", "through_program"]
 

@@ -26,9 +26,9 @@ from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 from symshrink.graph import SymGraph
 from symshrink.oracle.calibrate import Calibration
-from symshrink.oracle.profile import Clock
 from symshrink.oracle.signature import Signature
 from symshrink.repro.model import Repro
+from symshrink.sandbox import Clock
 from symshrink.verdict import Verdict
 
 __all__ = [

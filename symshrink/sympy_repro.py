@@ -251,8 +251,7 @@ def run_script(path: Path, *, timeout: float) -> tuple[float | None, str | None]
 
     The script runs in its own process group, killed whole at the timeout.
     """
-    from symshrink.oracle.lifeline import run_in_group
-    from symshrink.oracle.runner import child_env
+    from symshrink.sandbox import child_env, run_in_group
 
     code, out, err = run_in_group([sys.executable, str(path)], timeout_s=timeout, env=child_env())
     if code is None:
@@ -363,8 +362,7 @@ def capture_record(
     """`capture`'s child record as it came: the calls, and the compile's seconds and each
     function's total beside them (`compile_s`, `totals`), so a caller can tell whether
     one call dominates the compile."""
-    from symshrink.oracle.lifeline import run_in_group
-    from symshrink.oracle.runner import child_env
+    from symshrink.sandbox import child_env, run_in_group
 
     cmd = [sys.executable, "-m", "symshrink.sympy_repro", "capture", str(script), "--json"]
     cmd += ["--top", str(top)] + ([] if abstract else ["--no-abstract"])

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from symshrink.capturing import LogReader
-from symshrink.oracle.procs import group_members, python_env, read_stat
 from symshrink.repro.parse import parse_file
+from symshrink.sandbox import group_members, python_env, read_stat
 
 PROG = Path(__file__).with_name("capture_prog.py")
 

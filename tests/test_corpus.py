@@ -147,8 +147,7 @@ class ScriptedRunner:
         self.closed = False
 
     def run(self, job, limits):
-        from symshrink.oracle.profile import Profile
-        from symshrink.oracle.runner import Exit, Run
+        from symshrink.sandbox import Exit, Profile, Run
 
         self.specs.append(json.loads(job.spec_path.read_text()))
         self.sources.append(job.script.read_text())
@@ -433,7 +432,7 @@ def test_add_records_the_ratio_run_and_its_hot_spots(run: dict[str, Path], tmp_p
 
     from symshrink import corpus as corpus_mod
     from symshrink.oracle.calibrate import Calibration
-    from symshrink.oracle.profile import Profile
+    from symshrink.sandbox import Profile
 
     work = tmp_path / "work"
     shutil.copytree(run["work"], work)

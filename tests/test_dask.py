@@ -18,15 +18,14 @@ from pathlib import Path
 import pytest
 
 from symshrink.errors import ReproError
-from symshrink.oracle.dask_runner import (
+from symshrink.sandbox import Job, Limits, Workload, read_stat
+from symshrink.sandbox.dask_runner import (
     INSTALL_HINT,
     DaskRunner,
     connect,
     reap_orphans,
     relocate,
 )
-from symshrink.oracle.procs import read_stat
-from symshrink.oracle.runner import Job, Limits, Workload
 from symshrink.search import minimize as sequential
 from symshrink.speculate import speculate
 
@@ -226,7 +225,7 @@ WARM_SCRIPT = """\
 import os, signal, sys, time
 here, kept = {here!r}, {kept!r}
 with open(os.path.join(here, "calls"), "a") as f:
-    warm = b"symshrink.oracle.worker" in open(f"/proc/{{os.getppid()}}/cmdline", "rb").read()
+    warm = b"symshrink.sandbox.worker" in open(f"/proc/{{os.getppid()}}/cmdline", "rb").read()
     f.write(f"{{os.getppid()}} {{warm}} {{'colorsys' in sys.modules}}\\n")
 if os.path.exists(os.path.join(here, "kill_at")):
     n = int(open(os.path.join(here, "kill_at")).read())
@@ -330,8 +329,8 @@ def test_a_killed_client_leaves_no_candidate_running(cluster: str, tmp_path: Pat
     client = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from symshrink.oracle.dask_runner import connect\n"
-        "from symshrink.oracle.runner import Job, Limits, Workload\n"
+        "from symshrink.sandbox.dask_runner import connect\n"
+        "from symshrink.sandbox import Job, Limits, Workload\n"
         "job = Job.create(Path(sys.argv[2]), sys.argv[3], Workload(entry='script'))\n"
         "connect(sys.argv[1]).run(job, Limits(timeout_s=90, clock='wall'))\n"
     )

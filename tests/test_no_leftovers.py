@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from symshrink.oracle.pool import POOL_PREFIX
 from symshrink.repro.parse import parse_file
 from symshrink.repro.render import render
+from symshrink.sandbox import POOL_PREFIX
 from tests.planted import TEST_SCRIPT, planted_model
 
 _tokens = iter(range(10**6))
@@ -150,8 +150,8 @@ def test_sigkill_leaves_no_test_command_running_and_resume_cleans_up(tmp_path: P
 PARENT = """\
 import sys
 from pathlib import Path
-from symshrink.oracle.pool import WarmPool
-from symshrink.oracle.runner import ColdRunner, Job, Limits, Workload
+from symshrink.sandbox import WarmPool
+from symshrink.sandbox import ColdRunner, Job, Limits, Workload
 root = Path(sys.argv[2])
 runner = ColdRunner() if sys.argv[1] == "cold" else WarmPool(slots=1, preload=(), root=root)
 job = Job.create(root, sys.argv[3], Workload(entry="script"))
@@ -256,7 +256,7 @@ def test_sigkill_leaves_no_warm_worker_or_candidate(
     def started() -> bool:
         below = descendants(proc.pid)
         if phase == "preload":
-            return any(b"symshrink.oracle.worker" in _cmdline(p) for p in below)
+            return any(b"symshrink.sandbox.worker" in _cmdline(p) for p in below)
         return any(Path(_cwd(p)).name.startswith("cand-") for p in below)
 
     wait_for(started, 60, f"the warm worker's {phase}")
@@ -277,7 +277,7 @@ _STARTERS = {
     "multiprocessing": {"Process", "Pool", "get_context"},
     "asyncio": {"create_subprocess_exec", "create_subprocess_shell"},
 }
-_ALLOWED = {("oracle/lifeline.py", "subprocess.Popen"), ("oracle/worker.py", "os.fork")}
+_ALLOWED = {("sandbox/lifeline.py", "subprocess.Popen"), ("sandbox/worker.py", "os.fork")}
 
 
 def _starts(tree: ast.AST) -> list[tuple[int, str]]:
@@ -306,6 +306,6 @@ def test_every_child_is_started_by_lifeline_start() -> None:
         for line, what in _starts(ast.parse(path.read_text()))
         if (path.relative_to(package).as_posix(), what) not in _ALLOWED
     ]
-    assert not elsewhere, "start children with symshrink.oracle.lifeline.start:\n" + "\n".join(
+    assert not elsewhere, "start children with symshrink.sandbox.lifeline.start:\n" + "\n".join(
         elsewhere
     )

@@ -29,13 +29,22 @@ from symshrink.oracle import (
     CommandOracle,
     CompileOracle,
     Judging,
-    Workload,
     calibrate,
 )
-from symshrink.oracle.pool import POOL_PREFIX, WarmPool
-from symshrink.oracle.profile import Profile
-from symshrink.oracle.runner import RETRACE_PHASES, ColdRunner, Exit, Job, Limits, Run, Runner
 from symshrink.oracle.signature import Signature, compare, major_phases, phase_like
+from symshrink.sandbox import (
+    POOL_PREFIX,
+    RETRACE_PHASES,
+    ColdRunner,
+    Exit,
+    Job,
+    Limits,
+    Profile,
+    Run,
+    Runner,
+    WarmPool,
+    Workload,
+)
 
 SCRIPT = Workload(entry="script")
 

@@ -19,8 +19,6 @@ import pytest
 import symshrink.minimizing as minimize_mod
 from symshrink.baseline import control, static_twin
 from symshrink.oracle import Calibration, CompileOracle, Judging
-from symshrink.oracle.profile import Profile
-from symshrink.oracle.runner import Exit, Job, Limits, Run, read_kill_point
 from symshrink.passes import GRAPH_PASSES, SCHEDULE
 from symshrink.passes.symbols import PIN, Pin
 from symshrink.records import (
@@ -34,6 +32,7 @@ from symshrink.records import (
 )
 from symshrink.repro.parse import parse, parse_file
 from symshrink.repro.render import canonical_key, render
+from symshrink.sandbox import Exit, Job, Limits, Profile, Run, read_kill_point
 
 pytestmark = pytest.mark.torch  # the repro fixtures are written by torch
 

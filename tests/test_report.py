@@ -19,10 +19,10 @@ from symshrink.cli import app
 from symshrink.expr import evaluate
 from symshrink.graph import SymGraph
 from symshrink.oracle.calibrate import Calibration
-from symshrink.oracle.profile import Profile
 from symshrink.records import RunRecord
 from symshrink.report import load_run, render_report, write_report
 from symshrink.repro.parse import parse_file
+from symshrink.sandbox import Profile
 from symshrink.standalone import render_standalone
 from symshrink.verdict import Verdict
 from symshrink.widths import at_width, widest_sum, width

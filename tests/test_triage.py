@@ -13,10 +13,10 @@ import pytest
 import symshrink
 from symshrink import triaging
 from symshrink.baseline import static_twin
-from symshrink.oracle.procs import python_env
 from symshrink.records import CaptureFrame, CaptureGraph, CaptureRecord, Triage
 from symshrink.repro.parse import parse_file
 from symshrink.repro.render import render
+from symshrink.sandbox import python_env
 
 ROOT = Path(__file__).resolve().parents[1]
 PROG = ROOT / "tests" / "capture_prog.py"

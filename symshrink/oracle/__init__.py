@@ -1,16 +1,17 @@
-"""Is the candidate still slow, for the same reason? Cheaply and safely.
+"""Is the candidate still slow, for the same reason? The judging, on `symshrink.sandbox`'s runs.
 
-Parent-side modules import no torch: `import symshrink.oracle` stays cheap; torch is only
-imported in children (and in the warm workers they are forked from).
+Calibration of the original, the controls' times, the signature guard, and the oracles:
+the compile oracle (timed against a limit), the `--test` command's and a Python callable's.
+Running the children is the sandbox's; nothing here starts a process. Parent-side modules
+import no torch: `import symshrink.oracle` stays cheap.
 """
 
 from __future__ import annotations
 
-from symshrink.oracle.base import BaseOracle, Oracle
+from symshrink.oracle.base import BaseOracle, Reverification
 from symshrink.oracle.calibrate import Calibration, CalibrationError, calibrate
-from symshrink.oracle.compile_oracle import CompileOracle, Judging, Reverification
+from symshrink.oracle.compile_oracle import CompileOracle, Judging
 from symshrink.oracle.custom import CallableOracle, CommandOracle
-from symshrink.oracle.runner import Workload
 
 __all__ = [
     "BaseOracle",
@@ -20,8 +21,6 @@ __all__ = [
     "CommandOracle",
     "CompileOracle",
     "Judging",
-    "Oracle",
     "Reverification",
-    "Workload",
     "calibrate",
 ]

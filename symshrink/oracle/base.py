@@ -9,16 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TypeVar
 
+from symshrink.oracle.calibrate import Calibration
 from symshrink.verdict import Verdict
 
 R = TypeVar("R")
 T = TypeVar("T")
-
-if TYPE_CHECKING:
-    from symshrink.oracle.calibrate import Calibration
-    from symshrink.oracle.compile_oracle import Reverification
 
 
 @dataclass(frozen=True)
@@ -38,22 +35,16 @@ class Timing:
         return None if stopped else longest / (self.threshold_s * (1 + self.margin))
 
 
-class Oracle(Protocol):
-    """Judges candidate scripts."""
+@dataclass(frozen=True)
+class Reverification:
+    """The final result re-run k times at its limit itself, its control measured afresh."""
 
-    jobs: int
+    verdicts: tuple[Verdict, ...]
+    baseline_s: float | None = None
 
-    def __call__(self, candidate_source: str) -> Verdict: ...
-
-    def many(self, candidates: Sequence[str]) -> list[Verdict]: ...
-
-    def not_interesting(self, verdict: Verdict) -> str: ...
-
-    def reverify(self, source: str, k: int = 3) -> Reverification | None: ...
-
-    def timing(self) -> Timing | None: ...
-
-    def close(self) -> None: ...
+    @property
+    def passed(self) -> bool:
+        return 2 * sum(v.interesting for v in self.verdicts) > len(self.verdicts)
 
 
 class BaseOracle:

@@ -26,9 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from symshrink.oracle.profile import Clock, Profile
-from symshrink.oracle.runner import Run
 from symshrink.oracle.signature import Signature, compare, major_phases, merge_counts
+from symshrink.sandbox import Clock, Profile, Run
 
 if TYPE_CHECKING:
     from symshrink.baseline import BaselineKind

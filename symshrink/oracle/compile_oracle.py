@@ -32,14 +32,21 @@ from typing import TYPE_CHECKING
 
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write
-from symshrink.oracle import lifeline
-from symshrink.oracle.base import BaseOracle, Timing
+from symshrink.oracle.base import BaseOracle, Reverification, Timing
 from symshrink.oracle.calibrate import DEFAULT_RATIO, Calibration, CalibrationError, calibrate
 from symshrink.oracle.controls import ControlTime, ControlTimes
-from symshrink.oracle.pool import WarmPool
-from symshrink.oracle.profile import Clock
-from symshrink.oracle.runner import ColdRunner, Job, Limits, Run, Runner, Workload
 from symshrink.oracle.signature import Signature, compare, merge_counts, phase_like
+from symshrink.sandbox import (
+    Clock,
+    ColdRunner,
+    Job,
+    Limits,
+    Run,
+    Runner,
+    WarmPool,
+    Workload,
+    stopping,
+)
 from symshrink.verdict import Status, Verdict
 
 if TYPE_CHECKING:
@@ -92,18 +99,6 @@ class Judging:
     errors_interesting: bool = False
     control_runs: int = 1
     stall_s: float | None = 60.0
-
-
-@dataclass(frozen=True)
-class Reverification:
-    """The final result re-run k times at its limit itself, its control measured afresh."""
-
-    verdicts: tuple[Verdict, ...]
-    baseline_s: float | None = None
-
-    @property
-    def passed(self) -> bool:
-        return 2 * sum(v.interesting for v in self.verdicts) > len(self.verdicts)
 
 
 @dataclass(frozen=True)
@@ -385,7 +380,7 @@ class CompileOracle(BaseOracle):
                     tuple(r.measure(clock) for r in done),
                     spots={spot: round(s, 3) for spot, s in spots.items()},
                 )
-            if not lifeline.stopping():  # an interrupt killed these runs: they measured nothing
+            if not stopping():  # an interrupt killed these runs: they measured nothing
                 self.controls.put(ctrl.key, measured)
                 self._measured_at[ctrl.key] = self._runs_started
             return measured, True

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from symshrink.oracle.base import BaseOracle
-from symshrink.oracle.runner import Job, Limits, Run, Runner, Workload, run_leader
+from symshrink.sandbox import CommandRunner, Job, Limits, Runner, Workload
 from symshrink.verdict import Status, Verdict
 
 log = logging.getLogger(__name__)
@@ -41,23 +41,6 @@ class CallableOracle(BaseOracle):
             )
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         return Verdict("slow" if ok else "fast", ok, wall, cpu)
-
-
-class CommandRunner:
-    """A `Runner` for `--test`: `CMD candidate.py` in the job's directory, its own process group.
-
-    A Runner, so that the command can run wherever runners do (a Dask worker, say).
-    """
-
-    def __init__(self, cmd: Sequence[str], *, slots: int = 1) -> None:
-        self.cmd = list(cmd)
-        self.slots = slots
-
-    def run(self, job: Job, limits: Limits) -> Run:
-        return run_leader([*self.cmd, str(job.script)], job, limits, merge_stderr=True)
-
-    def close(self) -> None:
-        """Nothing is kept between runs."""
 
 
 class CommandOracle(BaseOracle):

@@ -1,6 +1,6 @@
 """Child side: run one candidate under the stack sampler and write what happened to a file.
 
-Runs either in a fresh interpreter (`python -m symshrink.oracle.child SPEC.json`) or in a
+Runs either in a fresh interpreter (`python -m symshrink.sandbox.child SPEC.json`) or in a
 process forked from a warm worker; both call `run_child`. It imports torch only through the
 candidate or `symshrink.retrace`, never itself.
 """
@@ -17,7 +17,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from symshrink.oracle.sampler import StackSampler
+from symshrink.sandbox.sampler import StackSampler
 
 EXIT_OK = 0
 EXIT_ERROR = 1

@@ -20,13 +20,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from symshrink.oracle.lifeline import start
-from symshrink.oracle.procs import kill_group, python_env, read_stat, signal_group
-from symshrink.oracle.profile import Clock, Profile
+from symshrink.sandbox.lifeline import start
+from symshrink.sandbox.procs import kill_group, python_env, read_stat, signal_group
+from symshrink.sandbox.profile import Clock, Profile
 
 Reason = Literal["exited", "threshold", "timeout", "stalled"]
 
@@ -384,7 +385,7 @@ def run_leader(
 
 
 class ColdRunner:
-    """Each candidate in a fresh `python -m symshrink.oracle.child` (pays the torch import)."""
+    """Each candidate in a fresh `python -m symshrink.sandbox.child` (pays the torch import)."""
 
     def __init__(self, *, slots: int = 1, python: str = sys.executable) -> None:
         self.slots = slots
@@ -392,8 +393,25 @@ class ColdRunner:
         self._env = child_env()
 
     def run(self, job: Job, limits: Limits) -> Run:
-        cmd = [self.python, "-m", "symshrink.oracle.child", str(job.spec_path)]
+        cmd = [self.python, "-m", "symshrink.sandbox.child", str(job.spec_path)]
         return run_leader(cmd, job, limits, env=self._env)
+
+    def close(self) -> None:
+        """Nothing is kept between runs."""
+
+
+class CommandRunner:
+    """A `Runner` for `--test`: `CMD candidate.py` in the job's directory, its own process group.
+
+    A Runner, so that the command can run wherever runners do (a Dask worker, say).
+    """
+
+    def __init__(self, cmd: Sequence[str], *, slots: int = 1) -> None:
+        self.cmd = list(cmd)
+        self.slots = slots
+
+    def run(self, job: Job, limits: Limits) -> Run:
+        return run_leader([*self.cmd, str(job.script)], job, limits, merge_stderr=True)
 
     def close(self) -> None:
         """Nothing is kept between runs."""

@@ -18,7 +18,7 @@ from typing import Any
 
 from distributed import WorkerPlugin
 
-from symshrink.oracle.pool import WarmPool
+from symshrink.sandbox.pool import WarmPool
 
 log = logging.getLogger(__name__)
 

@@ -38,9 +38,9 @@ from typing import Any, cast
 
 import symshrink
 from symshrink.errors import ReproError
-from symshrink.oracle import lifeline
-from symshrink.oracle.procs import kill_group, read_stat
-from symshrink.oracle.runner import ColdRunner, Job, Limits, Run, Runner
+from symshrink.sandbox import lifeline
+from symshrink.sandbox.procs import kill_group, read_stat
+from symshrink.sandbox.runner import ColdRunner, Job, Limits, Run, Runner
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +132,7 @@ class WorkerPool:
     def __init__(self) -> None:
         from distributed import get_worker
 
-        from symshrink.oracle.dask_plugin import WarmPoolPlugin
+        from symshrink.sandbox.dask_plugin import WarmPoolPlugin
 
         pool = cast(WarmPoolPlugin, get_worker().plugins[PLUGIN]).pool
         if pool is None:
@@ -195,7 +195,7 @@ def connect(
         client.wait_for_workers(n_workers, timeout=wait_s)
         versions = client.run(_symshrink_version)
         if warm:
-            from symshrink.oracle.dask_plugin import WarmPoolPlugin
+            from symshrink.sandbox.dask_plugin import WarmPoolPlugin
 
             client.register_plugin(WarmPoolPlugin(preload), name=PLUGIN)
             local = WorkerPool

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from symshrink.oracle.procs import kill_group, python_env, signal_group
+from symshrink.sandbox.procs import kill_group, python_env, signal_group
 
 log = logging.getLogger(__name__)
 

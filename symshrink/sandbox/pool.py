@@ -22,9 +22,9 @@ import weakref
 from pathlib import Path
 from typing import IO, Any
 
-from symshrink.oracle.lifeline import start, watched
-from symshrink.oracle.procs import kill_group
-from symshrink.oracle.runner import Exit, Job, Limits, Run, child_env, collect
+from symshrink.sandbox.lifeline import start, watched
+from symshrink.sandbox.procs import kill_group
+from symshrink.sandbox.runner import Exit, Job, Limits, Run, child_env, collect
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ TORCH_PRELOAD: tuple[str, ...] = (
     "torch._inductor.inductor_prims",
     "torch.fx.experimental.proxy_tensor",
     "torch.fx.experimental.symbolic_shapes",
-    "symshrink.oracle.worker:probe_vec_isa",
+    "symshrink.sandbox.worker:probe_vec_isa",
 )
 
 
@@ -58,7 +58,7 @@ class _Worker:
         self.log_path = log_path
         self._log: IO[bytes] = open(log_path, "ab")  # noqa: SIM115 - lives as long as the worker
         self.child = start(
-            [sys.executable, "-m", "symshrink.oracle.worker", json.dumps(list(preload))],
+            [sys.executable, "-m", "symshrink.sandbox.worker", json.dumps(list(preload))],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._log,

@@ -1,6 +1,6 @@
 """Warm worker: import torch once, then fork one fresh child per candidate.
 
-Started by `pool.WarmPool` as `python -m symshrink.oracle.worker PRELOAD_JSON`. It reads one
+Started by `pool.WarmPool` as `python -m symshrink.sandbox.worker PRELOAD_JSON`. It reads one
 job per line on stdin and answers one JSON line per job on its original stdout (its fd 1 is
 pointed at stderr, so nothing a module prints can corrupt the protocol). It forks before
 anything compiles, so every child starts with torch imported and every cache empty; it
@@ -22,9 +22,9 @@ import sys
 import time
 from typing import Any, TextIO
 
-from symshrink.oracle.child import run_child
-from symshrink.oracle.procs import become_subreaper, die_with_parent, kill_group
-from symshrink.oracle.runner import Limits, supervise
+from symshrink.sandbox.child import run_child
+from symshrink.sandbox.procs import become_subreaper, die_with_parent, kill_group
+from symshrink.sandbox.runner import Limits, supervise
 
 _EXIT_CHILD_SETUP = 70
 
