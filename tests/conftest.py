@@ -6,6 +6,17 @@ from pathlib import Path
 
 import pytest
 
+SLOW = ("spawns", "compiles")
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """`slow` is what a test does: a test that spawns or compiles is slow (the fast tier,
+    `-m "not slow"`, leaves it out; `.ci/run` runs every test)."""
+    for item in items:
+        if any(item.get_closest_marker(name) for name in SLOW):
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture(scope="session")
 def fixtures(tmp_path_factory: pytest.TempPathFactory) -> dict:

@@ -12,7 +12,8 @@ import pytest
 
 from symshrink.repro.parse import parse_file
 
-pytestmark = pytest.mark.torch  # the base script is written by torch
+# the base script is written by torch; symshrink reads each variant in a child
+pytestmark = [pytest.mark.torch, pytest.mark.spawns]
 
 # Each case mutates the torch-written `shared_symbols` fixture (hint lines s57, s75, s86;
 # SymInts `s57 + s75`, `s57*s86`, `((s75 + s86)//3)`): (old text, new text) or None for

@@ -18,6 +18,8 @@ from symshrink.capturing import LogReader
 from symshrink.repro.parse import parse_file
 from symshrink.sandbox import group_members, python_env, read_stat
 
+pytestmark = pytest.mark.spawns  # each test captures a program run in a child
+
 PROG = Path(__file__).with_name("capture_prog.py")
 
 

@@ -100,6 +100,7 @@ def test_json_is_a_plain_flag() -> None:
     assert "--json print JSON" in _flat(_help(["corpus", "list"]))
 
 
+@pytest.mark.spawns
 def test_version_prints_three_versions_without_importing_torch() -> None:
     result = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "symshrink", "--version"],
@@ -117,6 +118,7 @@ def test_version_prints_three_versions_without_importing_torch() -> None:
     assert "sympy" in imported and "torch" not in imported
 
 
+@pytest.mark.spawns
 def test_no_arguments_prints_the_help_exit_2() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "symshrink"], capture_output=True, text=True, timeout=60

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.torch
+pytestmark = [pytest.mark.torch, pytest.mark.spawns]
 
 
 def test_compare_three_ways(fixtures: dict, tmp_path: Path) -> None:

@@ -165,6 +165,7 @@ def replay(cwd: Path, *args: str, timeout: float) -> Any:
     return json.loads(result.stdout)
 
 
+@pytest.mark.spawns
 @pytest.mark.torch
 def test_two_replays_in_a_row_agree(tmp_path: Path) -> None:
     """The entry far above R (11-12x its twin at R = 4, a few seconds), replayed by this
@@ -183,6 +184,7 @@ def test_two_replays_in_a_row_agree(tmp_path: Path) -> None:
         assert max(a["ratio"], b["ratio"]) < 2 * min(a["ratio"], b["ratio"]), (a, b)
 
 
+@pytest.mark.spawns
 @pytest.mark.torch
 def test_a_small_entry_replays_through_its_program_and_the_retrace(tmp_path: Path) -> None:
     """`corpus replay --via retrace --via program` on the fastest entry, as it is: one row

@@ -17,7 +17,8 @@ import pytest
 
 from symshrink.errors import ReproError
 
-pytestmark = pytest.mark.torch  # the fixture is written by torch, replay retraces with it
+# the fixture is written by torch and minimized in a child, replay retraces with it
+pytestmark = [pytest.mark.torch, pytest.mark.spawns]
 
 TEST_SCRIPT = """\
 import re, sys

@@ -29,7 +29,7 @@ from symshrink.sandbox.dask_runner import (
 from symshrink.search import minimize as sequential
 from symshrink.speculate import speculate
 
-pytestmark = pytest.mark.torch  # the fixture is written by torch
+pytestmark = [pytest.mark.torch, pytest.mark.spawns]  # written by torch; a cluster runs
 
 NO_DASK = "Dask's `distributed` is not installed (pip install 'symshrink[dask]')"
 

@@ -72,6 +72,7 @@ def test_standard_set_covers_every_family() -> None:
     assert set(FAMILIES) >= PYTHON_EXPR_FAMILIES
 
 
+@pytest.mark.spawns
 def test_import_does_not_import_torch() -> None:
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]); import tests.fixtures_gen; "
@@ -381,6 +382,7 @@ def test_slow_families_write_parseable_repros(
     assert set(model.hints.items()) == set(_hints(fixture.truth).items())
 
 
+@pytest.mark.compiles
 @pytest.mark.torch
 def test_aot_frames_outer_is_torch_compiles_backward_dump(tmp_path: Path) -> None:
     """torch.compile's own backward graph (like samples/aot_frames_outer_bw_n4.py): N free

@@ -18,7 +18,7 @@ import pytest
 from symshrink.minimizing import SCRATCH_PREFIXES, prepare_work
 from symshrink.repro.parse import parse_file
 
-pytestmark = pytest.mark.torch  # fixtures are written by torch
+pytestmark = [pytest.mark.torch, pytest.mark.spawns]  # written by torch; minimize runs
 
 # Interesting iff a floor division of a sum of at least two symbols survives. Each call is
 # logged (hash of the candidate); with KILL_AT=N the Nth call SIGKILLs the minimizer first.

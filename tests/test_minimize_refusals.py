@@ -20,6 +20,8 @@ import pytest
 from symshrink.repro.render import render
 from tests.planted import TEST_SCRIPT, planted_model
 
+pytestmark = pytest.mark.spawns  # each test runs symshrink minimize in a child
+
 
 @pytest.fixture
 def repro(tmp_path: Path) -> Path:

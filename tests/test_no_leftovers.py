@@ -25,6 +25,8 @@ from symshrink.repro.render import render
 from symshrink.sandbox import POOL_PREFIX
 from tests.planted import TEST_SCRIPT, planted_model
 
+pytestmark = pytest.mark.spawns  # children are started, signalled and killed
+
 _tokens = iter(range(10**6))
 
 

@@ -152,12 +152,14 @@ def oracle_with(
 # ------------------------------------------------------------------ processes and verdicts
 
 
+@pytest.mark.spawns
 def test_import_is_cheap() -> None:
     code = "import sys, symshrink.oracle; print('torch' in sys.modules, 'sympy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
 
 
+@pytest.mark.spawns
 @pytest.mark.parametrize("clock", ["cpu", "wall"])
 def test_slow_is_killed_at_threshold_with_its_grandchildren(
     runner: Runner, clock: str, tmp_path: Path
@@ -174,6 +176,7 @@ def test_slow_is_killed_at_threshold_with_its_grandchildren(
     assert alive(token) == []
 
 
+@pytest.mark.spawns
 def test_a_kill_point_written_later_stops_the_run_there(runner: Runner, tmp_path: Path) -> None:
     """A candidate started before its control finished has no kill point at first, then
     the one its parent writes into the kill file."""
@@ -188,6 +191,7 @@ def test_a_kill_point_written_later_stops_the_run_there(runner: Runner, tmp_path
     assert alive(token) == []
 
 
+@pytest.mark.spawns
 def test_a_kill_point_rewritten_to_0_stops_a_run_whose_answer_is_not_needed(
     runner: Runner, tmp_path: Path
 ) -> None:
@@ -205,6 +209,7 @@ def test_a_kill_point_rewritten_to_0_stops_a_run_whose_answer_is_not_needed(
     assert alive(token) == []
 
 
+@pytest.mark.spawns
 def test_fast_candidate(runner: Runner, tmp_path: Path) -> None:
     v = oracle_with(runner, 2.0, tmp_path)(burn(0.1))
     assert v.status == "fast" and not v.interesting
@@ -212,6 +217,7 @@ def test_fast_candidate(runner: Runner, tmp_path: Path) -> None:
     assert "finished" in v.detail
 
 
+@pytest.mark.spawns
 def test_crash_is_error_and_leaves_nothing_behind(runner: Runner, tmp_path: Path) -> None:
     token = fresh_token()
     v = oracle_with(runner, 2.0, tmp_path)(CRASH.format(token=token))
@@ -220,18 +226,21 @@ def test_crash_is_error_and_leaves_nothing_behind(runner: Runner, tmp_path: Path
     assert alive(token) == []
 
 
+@pytest.mark.spawns
 def test_killed_by_signal_is_error(tmp_path: Path) -> None:
     v = oracle_with(ColdRunner(), 2.0, tmp_path)("import os, signal\nos.kill(os.getpid(), 9)")
     assert v.status == "error"
     assert "exit code -9" in v.detail
 
 
+@pytest.mark.spawns
 def test_errors_can_be_interesting(tmp_path: Path) -> None:
     oracle = oracle_with(ColdRunner(), 2.0, tmp_path, errors_interesting=True)
     v = oracle("raise ValueError('x')")
     assert v.status == "error" and v.interesting
 
 
+@pytest.mark.spawns
 def test_hard_timeout_on_a_hang_is_error(tmp_path: Path) -> None:
     """On the CPU clock a sleeping child never reaches the threshold: the wall cap ends it."""
     oracle = oracle_with(ColdRunner(), 5.0, tmp_path, timeout_s=1.0)
@@ -240,6 +249,7 @@ def test_hard_timeout_on_a_hang_is_error(tmp_path: Path) -> None:
     assert v.wall_s < 2.0
 
 
+@pytest.mark.spawns
 def test_many_runs_candidates_in_parallel(warm_pool: WarmPool, tmp_path: Path) -> None:
     stamps = tmp_path / "started.txt"
     oracle = oracle_with(warm_pool, 1.0, tmp_path / "scratch")
@@ -251,12 +261,14 @@ def test_many_runs_candidates_in_parallel(warm_pool: WarmPool, tmp_path: Path) -
     assert second - first < 0.9  # both had started before either was killed
 
 
+@pytest.mark.spawns
 def test_warm_workers_fork_single_threaded(warm_pool: WarmPool) -> None:
     for info in warm_pool.warm_up():
         assert info["threads"] == 1
         assert info["failed"] == []
 
 
+@pytest.mark.spawns
 def test_closing_the_pool_mid_job_leaves_nothing(tmp_path: Path) -> None:
     token = fresh_token()
     pool = WarmPool(slots=1, preload=())
@@ -271,6 +283,7 @@ def test_closing_the_pool_mid_job_leaves_nothing(tmp_path: Path) -> None:
     assert alive(token) == []
 
 
+@pytest.mark.spawns
 def test_a_dead_worker_is_replaced_and_its_orphans_killed(tmp_path: Path) -> None:
     token = fresh_token()
     pool = WarmPool(slots=1, preload=())
@@ -501,6 +514,7 @@ def gcd_oracle(warm_pool: WarmPool, tmp_path_factory: pytest.TempPathFactory) ->
     return CompileOracle(cal, warm_pool, workload=SCRIPT, scratch=scratch)
 
 
+@pytest.mark.spawns
 def test_calibrated_guard_accepts_same_reason_and_rejects_slippage(
     gcd_oracle: CompileOracle,
 ) -> None:
@@ -530,6 +544,7 @@ def test_calibrated_guard_accepts_same_reason_and_rejects_slippage(
     assert unguarded(FACTOR.format(seconds=20)).status == "slow"
 
 
+@pytest.mark.spawns
 def test_reverify_at_the_threshold(gcd_oracle: CompileOracle) -> None:
     passed = gcd_oracle.reverify(GCD.format(seconds=20), k=2)
     assert passed.passed and len(passed.verdicts) == 2
@@ -554,6 +569,7 @@ def test_callable_oracle() -> None:
     assert err.status == "error" and "ValueError: bad test" in err.detail
 
 
+@pytest.mark.spawns
 def test_command_oracle(tmp_path: Path) -> None:
     token = fresh_token()
     test = tmp_path / "interesting.sh"
@@ -598,6 +614,7 @@ def test_retrace_phase_markers_name_real_functions() -> None:
         assert callable(_resolve(name)), name
 
 
+@pytest.mark.spawns
 @pytest.mark.torch
 def test_real_repro_slow_and_fast(samples_dir: Path, fixtures: dict, tmp_path: Path) -> None:
     """sym_outer_n8 (FloorDiv → safe_gcd) is > 4x its static twin; a one-symbol repro is not."""
@@ -625,6 +642,7 @@ def test_real_repro_slow_and_fast(samples_dir: Path, fixtures: dict, tmp_path: P
 # ------------------------------------------------------------------------------ stalls
 
 
+@pytest.mark.spawns
 def test_a_child_that_stops_using_the_cpu_is_stopped_as_stalled(
     runner: Runner, tmp_path: Path
 ) -> None:
@@ -640,17 +658,20 @@ def test_a_child_that_stops_using_the_cpu_is_stopped_as_stalled(
     assert run.error is not None and run.error.startswith("stalled")
 
 
+@pytest.mark.spawns
 def test_a_busy_child_is_not_stalled(runner: Runner, tmp_path: Path) -> None:
     run = runner.run(Job.create(tmp_path, burn(1.5), SCRIPT), Limits(timeout_s=60, stall_s=0.3))
     assert run.exit.reason == "exited" and run.error is None
 
 
+@pytest.mark.spawns
 def test_the_oracle_judges_a_stalled_candidate_an_error(tmp_path: Path) -> None:
     oracle = oracle_with(ColdRunner(), 30.0, tmp_path, stall_s=1.0)
     v = oracle("import time\nwhile True:\n    time.sleep(1)\n")
     assert v.status == "error" and v.detail.startswith("stalled"), v
 
 
+@pytest.mark.spawns
 def test_the_warm_pools_folder_is_made_in_the_oracles_scratch(tmp_path: Path) -> None:
     """So that a killed run leaves it in its work directory, which the next run cleans
     (`minimize.prepare_work`), and not in the system's temp dir; closed, it is gone."""

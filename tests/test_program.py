@@ -192,6 +192,7 @@ def test_the_program_at_n_is_the_model_at_that_width(name: str, tmp_path: Path) 
         assert set(hints) <= shapes | backed, (n, hints, shapes)
 
 
+@pytest.mark.spawns
 @pytest.mark.torch
 def test_the_program_runs_without_symshrink(tmp_path: Path) -> None:
     from tests.test_standalone import clean_python
@@ -210,6 +211,7 @@ def test_the_program_runs_without_symshrink(tmp_path: Path) -> None:
     assert "--mode" in result.stdout and "--backend" in result.stdout
 
 
+@pytest.mark.spawns
 @pytest.mark.torch
 def test_a_small_program_compiles_dynamic_and_static(tmp_path: Path) -> None:
     """Each mode in a fresh process, as the program's own parent runs them; mark_dynamic

@@ -67,6 +67,7 @@ def test_a_record_round_trips_and_says_whether_it_reproduces() -> None:
     assert not ProgramCheck(verdict="no program", why="duck sizing", at_ratio=4.0).reproduces
 
 
+@pytest.mark.spawns
 def test_a_program_is_run_in_fresh_children_and_judged(tmp_path: Path) -> None:
     check = check_program(stand_in(tmp_path, 0.05, 0.3), runs=2)
     assert check.verdict == "slow", check
@@ -76,12 +77,14 @@ def test_a_program_is_run_in_fresh_children_and_judged(tmp_path: Path) -> None:
     assert not [p for p in os.listdir(tempfile.gettempdir()) if PROGRAM_PREFIX in p]
 
 
+@pytest.mark.spawns
 def test_a_dynamic_run_that_does_not_end_is_stopped_at_stop_at(tmp_path: Path) -> None:
     check = check_program(stand_in(tmp_path, 0.05, 1e9), runs=1, stop_at=6.0, timeout_s=60)
     assert check.verdict == "slow" and check.stopped == (True,) and check.lower_bound
     assert "at least" in check.why
 
 
+@pytest.mark.spawns
 def test_a_failing_run_is_an_error_with_its_reason(tmp_path: Path) -> None:
     check = check_program(stand_in(tmp_path, 0.05, 0.0), runs=3)
     assert check.verdict == "error" and "the dynamic run failed" in check.why
@@ -92,6 +95,7 @@ def test_a_failing_run_is_an_error_with_its_reason(tmp_path: Path) -> None:
         check_program(tmp_path / "missing.py")
 
 
+@pytest.mark.spawns
 @pytest.mark.torch
 def test_a_real_program_compiles_both_ways(tmp_path: Path) -> None:
     path = tmp_path / "floordiv_sum_n4.program.py"

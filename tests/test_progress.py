@@ -88,6 +88,7 @@ def _in_pty(argv: list[str], env: dict[str, str], columns: int) -> str:
 
 
 @pytest.mark.torch  # the fixture is written by torch
+@pytest.mark.spawns
 def test_minimize_progress_on_a_terminal_and_in_a_pipe(fixtures: dict, tmp_path: Path) -> None:
     repro = fixtures["floordiv_sum_n4"].path
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}

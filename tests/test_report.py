@@ -29,7 +29,8 @@ from symshrink.widths import at_width, widest_sum, width
 from tests.fixtures_gen import generate
 from tests.test_minimize import TEST_SCRIPT
 
-pytestmark = pytest.mark.torch  # the fixture is written by torch, the widths are compiled
+# the fixture is written by torch and minimized in a child, the widths are compiled
+pytestmark = [pytest.mark.torch, pytest.mark.spawns]
 
 _NODE = re.compile(r'^  (n\d+)(?:\(\["([^"]*)"\]\)|\["([^"]*)"\])$')
 _EDGE = re.compile(r"^  (n\d+) --> (n\d+)$")

@@ -54,6 +54,7 @@ def test_every_fixture_round_trips(fixtures: dict) -> None:
         assert render(parse(render(repro))) == render(repro), fx.name
 
 
+@pytest.mark.spawns
 def test_inspect_json_shows_the_truth(fixtures: dict) -> None:
     fx = fixtures["floordiv_sum_n4"]
     out = subprocess.run(
@@ -88,6 +89,7 @@ def test_graph_views(fixtures: dict) -> None:
     assert g.to_mermaid().startswith("graph LR")
 
 
+@pytest.mark.spawns
 def test_rendered_script_runs_with_torch_run_repro(fixtures: dict, tmp_path: Path) -> None:
     """`python repro.py` (torch's own run_repro) still runs what we write."""
     repro = parse_file(fixtures["shared_symbols"].path)

@@ -28,7 +28,7 @@ from symshrink.retrace import (
 )
 from symshrink.runtime import symint_ops
 
-pytestmark = pytest.mark.torch
+pytestmark = [pytest.mark.torch, pytest.mark.compiles]  # retraces, here and in children
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -115,6 +115,7 @@ def check_output(out: str, model_symbols: int) -> None:
     assert "native" not in out  # no C++ compile unless --native
 
 
+@pytest.mark.spawns
 def test_carriers_bind_symbols_no_input_carries(small: dict, capsys: pytest.CaptureFixture) -> None:
     """In process (the script's own functions), to keep the slow subprocess runs few."""
     model = parse_file(small["carried"])
@@ -187,6 +188,7 @@ def test_min_py_measures_what_symshrink_run_measures(
     assert f"free symbols: {result.graph_free_symbols} " in out
 
 
+@pytest.mark.spawns
 def test_runs_with_only_torch_installed(small: dict, tmp_path: Path) -> None:
     """Each script runs in an interpreter without symshrink and keeps every free symbol."""
     python, env = clean_python(tmp_path)

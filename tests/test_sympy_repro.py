@@ -97,6 +97,7 @@ def test_shrink_with_a_fake_oracle_keeps_needed_terms() -> None:
     assert result.seconds == 2.0
 
 
+@pytest.mark.spawns
 def test_run_script_reports_errors_and_timeouts(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("raise SystemExit('boom')\n")
@@ -131,6 +132,7 @@ def test_abstract_torch_replaces_floordiv() -> None:
     assert a == S[2] * sym and b == (sym + 866) * (S[0] + S[1])
 
 
+@pytest.mark.spawns
 @pytest.mark.torch
 def test_capture_emit_and_shrink_end_to_end(
     captured: tuple[Path, list[sr.Call]], tmp_path: Path

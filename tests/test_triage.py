@@ -186,6 +186,7 @@ def test_the_api_names_stay_functions_whatever_is_imported() -> None:
 # ------------------------------------------------------------------------------ the CLI
 
 
+@pytest.mark.spawns
 @pytest.mark.parametrize(
     ("args", "says"),
     [
@@ -201,6 +202,7 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, args: list[str], says: str
     assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.spawns
 def test_a_program_that_compiles_nothing_is_exit_1(tmp_path: Path) -> None:
     done = _triage(tmp_path, "--", sys.executable, str(PROG), "plain")
     assert done.returncode == 1, done.stderr
@@ -211,12 +213,14 @@ def test_a_program_that_compiles_nothing_is_exit_1(tmp_path: Path) -> None:
     assert record.verdict == "no graph" and record.exit_code == 1 and "capture" in record.seconds
 
 
+@pytest.mark.spawns
 def test_a_program_that_fails_first_is_exit_3(tmp_path: Path) -> None:
     done = _triage(tmp_path, "--json", "--", sys.executable, str(PROG), "exit", "5")
     assert done.returncode == 3, done.stderr
     assert json.loads(done.stdout)["verdict"] == "program failed"
 
 
+@pytest.mark.spawns
 def test_a_repro_without_symbols_is_exit_1(tmp_path: Path) -> None:
     """Its static twin (every symbol pinned) has no free symbol: nothing to reduce, said
     before anything runs."""
@@ -227,6 +231,7 @@ def test_a_repro_without_symbols_is_exit_1(tmp_path: Path) -> None:
     assert "no symbols" in done.stderr.strip().splitlines()[-1]
 
 
+@pytest.mark.spawns
 @pytest.mark.torch
 def test_a_program_not_slow_against_its_twin_is_exit_1(tmp_path: Path) -> None:
     """The cat of three dynamic inputs compiles in about its static twin's time, forward
@@ -240,6 +245,7 @@ def test_a_program_not_slow_against_its_twin_is_exit_1(tmp_path: Path) -> None:
     assert record.graph is not None and record.free_symbols_before == 3
 
 
+@pytest.mark.spawns
 @pytest.mark.torch
 def test_a_budget_too_short_ends_with_the_result_so_far(tmp_path: Path) -> None:
     """modidx_outer_sums's entry (7 symbols, 1-minimal, 11-12x its twin) in one minute: the
