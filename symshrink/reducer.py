@@ -193,12 +193,14 @@ class Reducer:
                 used.add(frozenset(kept))
                 self._accept(*entry)
 
+        classes = p.classes(current) if p.classes is not None else []
         if self.jobs > 1:
             kept = speculate(
                 edits,
                 evaluate,
                 self.jobs,
                 strategy=strategy,
+                classes=classes,
                 on_result=record,
                 on_answer=accept,
                 history=self._answers,
@@ -211,7 +213,7 @@ class Reducer:
                 accept(kept, interesting)
                 return interesting
 
-            kept = search.minimize(edits, test, strategy=strategy)
+            kept = search.minimize(edits, test, strategy=strategy, classes=classes)
         self.stats.speculative_unused += len(called - used)
         if len(kept) == len(edits):
             return None

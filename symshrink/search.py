@@ -30,6 +30,10 @@ predicates, and within ~10% of ``greedy`` when most items are needed.
 
 Every strategy is sequential; :mod:`symshrink.speculate` runs any of them with N calls at
 once and the same result.
+
+Interchangeable items (``classes``: free symbols that occur alike, where only how many go
+matters) are cut by count first (:func:`by_classes`): log2(n) + 3 calls for a class of n,
+where bisect-DD proves each survivor needed on its own.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ __all__ = [
     "STRATEGIES",
     "CountingPredicate",
     "bisect_dd",
+    "by_classes",
     "ddmin",
     "find_integer",
     "greedy_chunks",
@@ -337,6 +342,74 @@ def greedy_chunks(items: Iterable[T], test: Predicate[T]) -> tuple[T, ...]:
 
 Minimizer = Callable[[Iterable[T], Predicate[T]], tuple[T, ...]]
 
+MIN_CLASS = 4
+"""Classes of fewer interchangeable items go through the strategy's own search, which
+proves each survivor needed one by one; the count search proves the first, checks the
+symmetry on two more (the last and the middle one) and trusts it for the rest."""
+
+
+def _most_removable(removable: Callable[[int], bool], n: int) -> int:
+    """The largest k <= n with removable(k), removable(0) assumed: all n first, then
+    bisection (the prefixes bisect-DD would try, so no call is lost where it does not pay)."""
+    if removable(n):
+        return n
+    lo, hi = 0, n
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if removable(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def by_classes(minimizer: Minimizer[T], classes: Sequence[Sequence[T]]) -> Minimizer[T]:
+    """`minimizer`, after each class of at least MIN_CLASS interchangeable items is cut
+    by count: which of them go should not matter, only how many.
+
+    The count is the most items of the class that can go at once, removing them in the
+    class's order: all of them first, then bisection (log2(n) + 1 calls for a class of n,
+    whatever the count; the prefixes are those bisect-DD tries first, so where the class is
+    not interchangeable after all no call is lost). Removing one more failed, so the first
+    survivor is needed; if removing the last survivor fails too, and the middle one, the
+    class behaves symmetrically and every survivor is kept without a proof of its own.
+    Otherwise (which items go matters: that removal is kept) the other survivors go to
+    `minimizer` with everything else, which searches them one by one as usual.
+    """
+
+    def run(items: Iterable[T], test: Predicate[T]) -> tuple[T, ...]:
+        state = _KeptList(_distinct(items), test)
+        fixed: set[T] = set()
+        for cls in sorted(classes, key=len, reverse=True):
+            members = [x for x in state.kept if x in set(cls)]
+            if len(members) < MIN_CLASS:
+                continue
+
+            def removable(k: int, members: list[T] = members) -> bool:
+                return k <= len(members) and state.check(members[:k])
+
+            gone = _most_removable(removable, len(members))
+            if gone:
+                state.commit(members[:gone])
+            survivors = members[gone:]
+            if not survivors:
+                continue
+            fixed.add(survivors[0])
+            others = {survivors[-1], survivors[len(survivors) // 2]} - fixed
+            if not any(state.try_remove((x,)) for x in sorted(others, key=survivors.index)):
+                fixed |= set(survivors)
+        rest = [x for x in state.kept if x not in fixed]
+
+        def with_fixed(kept: tuple[T, ...]) -> bool:
+            chosen = set(kept) | fixed
+            return test(tuple(x for x in state.kept if x in chosen))
+
+        chosen = set(minimizer(rest, with_fixed)) | fixed
+        return tuple(x for x in state.kept if x in chosen)
+
+    return run
+
+
 STRATEGIES: dict[str, Minimizer] = {
     "ddmin": ddmin,
     "probdd": probdd,
@@ -356,16 +429,22 @@ def strategy_named(strategy: str) -> tuple[str, Minimizer]:
         raise ValueError(f"unknown strategy {strategy!r}; choose from {choices}") from None
 
 
-def minimize(items: Iterable[T], test: Predicate[T], strategy: str = "auto") -> tuple[T, ...]:
+def minimize(
+    items: Iterable[T],
+    test: Predicate[T],
+    strategy: str = "auto",
+    classes: Sequence[Sequence[T]] = (),
+) -> tuple[T, ...]:
     """Minimize ``items`` under ``test`` with a named strategy (``auto`` = ``bisect``,
-    the fewest calls over the measured suites; see the module docstring).
+    the fewest calls over the measured suites; see the module docstring), each class of
+    interchangeable items cut by count first (:func:`by_classes`).
 
     ``test`` is wrapped in a :class:`CountingPredicate` unless it already is one, so no
     subset reaches the oracle twice; pass your own wrapper to read the counts.
     """
     name, minimizer = strategy_named(strategy)
     predicate = test if isinstance(test, CountingPredicate) else CountingPredicate(test)
-    result = minimizer(items, predicate)
+    result = (by_classes(minimizer, classes) if classes else minimizer)(items, predicate)
     log.debug(
         "%s kept %d items in %d calls (%d cache hits)",
         name,

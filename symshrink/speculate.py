@@ -18,12 +18,12 @@ sequential run for a deterministic test, whatever the timing.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from symshrink.search import AUTO, strategy_named
+from symshrink.search import AUTO, by_classes, strategy_named
 
 T = TypeVar("T", bound=Hashable)
 Kept = tuple[T, ...]
@@ -56,7 +56,8 @@ class Speculation(Generic[T]):
     consumed: the calls the sequential run makes. `calls - used` were wasted on wrong
     guesses. `history` holds the answers used, in order; pass one list to every search of
     a run, so that a search's first guesses learn from the searches before it.
-    `on_result(kept, answer)` and `on_answer`: see `speculate`.
+    `on_result(kept, answer)` and `on_answer`: see `speculate`; `classes` as in
+    `search.minimize`.
     """
 
     test: Callable[[Kept[T]], bool]
@@ -67,11 +68,13 @@ class Speculation(Generic[T]):
     history: list[bool] = field(default_factory=list)
     calls: int = 0
     used: int = 0
+    classes: Sequence[Sequence[T]] = ()
 
     def __post_init__(self) -> None:
         if self.jobs < 1:
             raise ValueError(f"jobs must be at least 1, got {self.jobs}")
-        self._minimizer = strategy_named(self.strategy)[1]
+        minimizer = strategy_named(self.strategy)[1]
+        self._minimizer = by_classes(minimizer, self.classes) if self.classes else minimizer
         self._answers: dict[frozenset[T], bool] = {}
         self._running: dict[frozenset[T], tuple[Kept[T], Future[bool]]] = {}
         self._consumed: set[frozenset[T]] = set()
@@ -153,9 +156,10 @@ def speculate(
     on_answer: Callable[[Kept[T], bool], None] | None = None,
     on_result: Callable[[Kept[T], bool], None] | None = None,
     history: list[bool] | None = None,
+    classes: Sequence[Sequence[T]] = (),
 ) -> Kept[T]:
-    """`search.minimize(items, test, strategy)` with up to `jobs` calls of `test` at once
-    (from worker threads: `test` must be thread-safe).
+    """`search.minimize(items, test, strategy, classes)` with up to `jobs` calls of `test`
+    at once (from worker threads: `test` must be thread-safe).
 
     Called in this thread: `on_result(kept, answer)` for each test that ended, in the order
     they end, until the run stops (an exception, an interrupt: a test still running then
@@ -165,4 +169,5 @@ def speculate(
     `Speculation`.
     """
     answers = history if history is not None else []
-    return Speculation(test, jobs, strategy, on_answer, on_result, answers).run(items)
+    run = Speculation(test, jobs, strategy, on_answer, on_result, answers, classes=classes)
+    return run.run(items)

@@ -260,3 +260,11 @@ def test_every_pass_proposes_only_smaller_models(n: int, seed: int, data: st.Dat
         out = p.apply(m, chosen)
         if out is not None:
             assert size(out) < size(m), (p.name, chosen)
+
+
+def test_symbols_that_occur_alike_form_a_class() -> None:
+    m = planted_model(6)  # s_i: the length of arg{i}_1 and a term of both sums
+    assert [sorted(c) for c in symbols.symbol_classes(m)] == [[f"s{i}" for i in range(6)]]
+    # the same counts of operations and of uses, but swapping s0 and s2 changes the model
+    m = symint_model("s0*s1 + s2*s3 + s0", {"s0": 3, "s1": 5, "s2": 7, "s3": 11})
+    assert sorted(sorted(c) for c in symbols.symbol_classes(m)) == [["s2", "s3"]]

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from pathlib import Path
 
 import pytest
+import sympy
 
-from symshrink.expr import parse_expr
+from symshrink.expr import free_symbol_names, parse_expr
 from symshrink.journal import Journal
+from symshrink.passes import schedule
 from symshrink.passes.common import normalize, size
 from symshrink.reducer import Reducer
 from symshrink.repro.model import Repro, Storage, TensorInput
@@ -203,3 +206,23 @@ def test_a_dead_input_never_costs_a_call() -> None:
     assert dead.stats.oracle_calls == clean.stats.oracle_calls
     assert asked_dead == asked_clean
     assert set(dead.best.hints) == planted
+
+
+@pytest.mark.parametrize("k", [1, 5, 12])
+def test_a_class_of_32_alike_symbols_is_cut_to_k_in_log_calls(k: int) -> None:
+    """A width pathology: slow while the floor division sums at least k free symbols, any
+    k. The pin pass cuts the class by count, and proves the result again in the next round,
+    in O(log n) calls each; one pin at a time would prove each of the k needed."""
+    model = planted_model(32)
+
+    def wide(m: Repro) -> bool:
+        return any(
+            type(node).__name__ == "FloorDiv" and len(free_symbol_names(node)) >= k
+            for e in m.all_exprs()
+            for node in sympy.preorder_traversal(e)
+        )
+
+    reducer = Reducer(test=wide, passes=schedule(("pin-symbols",)))
+    result = reducer.run(model)
+    assert len(result.hints) == k
+    assert reducer.stats.oracle_calls <= 2 * (math.log2(32) + 3)

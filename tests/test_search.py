@@ -318,3 +318,50 @@ def test_auto_choice_over_mixed_shapes() -> None:
     totals = {name: sum(row[name] for row in table.values()) for name in STRATEGIES}
     assert totals["bisect"] == min(totals.values())
     assert totals["bisect"] <= 0.5 * totals["ddmin"]
+
+
+# --- interchangeable items: cut by count --------------------------------------------------
+
+
+@pytest.mark.parametrize("k", [0, 1, 3, 7, 16, 31, 32])
+@pytest.mark.parametrize("strategy", NAMES)
+def test_a_class_of_32_interchangeable_items_is_cut_to_k_in_log_calls(
+    strategy: str, k: int
+) -> None:
+    """Only how many of the class stay matters: log2(32) + 2 calls for any k (bisect-DD
+    alone proves each of the k needed one by one)."""
+    items = tuple(range(40))
+    cls = items[5:37]
+    needed = {0, 38}
+
+    def test(kept: tuple[int, ...]) -> bool:
+        return needed <= set(kept) and len(set(kept) & set(cls)) >= k
+
+    counted = CountingPredicate(test)
+    result = minimize(items, counted, strategy, classes=[cls])
+    assert set(result) - set(cls) == needed and len(set(result) & set(cls)) == k
+    others = CountingPredicate(lambda kept: needed <= set(kept))
+    minimize([x for x in items if x not in cls], others, strategy)  # the rest alone
+    assert counted.calls - others.calls <= math.log2(len(cls)) + 3
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=planted_cases(), data=st.data())
+def test_a_class_whose_members_are_not_alike_still_gives_the_exact_answer(
+    case: tuple[tuple[int, ...], frozenset[int]], data: st.DataObject
+) -> None:
+    """A predicate that needs one particular member of a class: the count finds it, the
+    symmetry check removes another, the strategy does the rest."""
+    items, needed = case
+    one = set(sorted(needed)[:1])
+    cls = data.draw(st.lists(st.sampled_from(items), unique=True)) if items else []
+    cls = [x for x in cls if x not in needed or x in one]
+    result = minimize(items, planted(needed), "auto", classes=[cls])
+    assert result == in_order(items, needed)
+
+
+def test_the_planted_members_of_a_wide_class_are_found() -> None:
+    """Two needed members of a class of 16 (the planted benchmark's shape)."""
+    items = tuple(range(16))
+    for needed in [{3, 9}, {0, 15}, {7, 8}, {14, 15}]:
+        assert minimize(items, planted(needed), "auto", classes=[items]) == tuple(sorted(needed))

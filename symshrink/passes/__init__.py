@@ -60,13 +60,15 @@ class Pass(Generic[Edit]):
     it made and refuses a model whose graph cannot trace at its hints, for every pass
     alike. A pass whose changes cannot enable the others (shrinking numbers) sets
     `reopens=False`: it runs once the others are at their fixpoint, and its progress starts
-    no new round.
+    no new round. `classes(m)` names edits that are interchangeable (pins of symbols that
+    occur alike): the search cuts each class by count (`search.by_classes`).
     """
 
     name: str
     edits: Callable[[Repro], list[Edit]]
     rewrite: Callable[[Repro, Sequence[Edit]], Repro | None]
     reopens: bool = True
+    classes: Callable[[Repro], list[list[Edit]]] | None = None
 
     def apply(self, repro: Repro, edits: Sequence[Edit]) -> Repro | None:
         """The model with `edits` made and normalized (see `normalize`), or None (also when

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from symshrink.expr import symbol
+from symshrink.expr import free_symbol_names, op_count, symbol
 from symshrink.graph import SymGraph
 from symshrink.passes import Pass
 from symshrink.passes.common import substitute_model
@@ -31,6 +32,59 @@ class Merge:
 def pin_edits(repro: Repro) -> list[Pin]:
     """Least-used symbols first: they are the likeliest to be irrelevant."""
     return [Pin(s) for s in SymGraph(repro).symbols_by_use()]
+
+
+def symbol_classes(repro: Repro) -> list[list[str]]:
+    """Free symbols that occur alike, each class of two or more in the order of `pin_edits`.
+
+    Two symbols occur alike when swapping them maps the inputs' expressions onto themselves
+    (the terms of one sum, each also the length of a tensor of its own: the tensors trade
+    places). Then which of them a pin takes changes nothing the inputs say, only how many:
+    the pin pass cuts such a class by count (`search.by_classes`)."""
+    graph = SymGraph(repro)
+    rows = [(type(x).__name__, tuple(x.exprs())) for x in repro.inputs]
+
+    def signature(s: str) -> tuple[object, ...]:
+        """Alike symbols have one; others may too (the swap decides)."""
+        return tuple(
+            sorted(
+                (kind, tuple((op_count(e), s in free_symbol_names(e)) for e in exprs))
+                for kind, exprs in (rows[i] for i in graph.users(s))
+            )
+        )
+
+    def alike(a: str, b: str) -> bool:
+        swap = {symbol(a): symbol(b), symbol(b): symbol(a)}
+        touched = [rows[i] for i in sorted({*graph.users(a), *graph.users(b)})]
+        swapped = [(kind, tuple(e.xreplace(swap) for e in exprs)) for kind, exprs in touched]
+        return Counter(touched) == Counter(swapped)
+
+    by_signature: dict[tuple[object, ...], list[str]] = {}
+    for s in graph.symbols_by_use():
+        by_signature.setdefault(signature(s), []).append(s)
+    classes = []
+    for group in by_signature.values():
+        while len(group) > 1:
+            first, *rest = group
+            cls = [first, *(s for s in rest if alike(first, s))]
+            group = [s for s in rest if s not in cls]
+            if len(cls) > 1:
+                classes.append(cls)
+    return classes
+
+
+def pin_classes(repro: Repro) -> list[list[Pin]]:
+    return [[Pin(s) for s in cls] for cls in symbol_classes(repro)]
+
+
+def merge_classes(repro: Repro) -> list[list[Merge]]:
+    """The merges of alike symbols into one same symbol are alike too."""
+    edits = merge_edits(repro)
+    return [
+        [e for e in edits if e.drop in members and e.keep == keep]
+        for members in map(set, symbol_classes(repro))
+        for keep in dict.fromkeys(e.keep for e in edits if e.drop in members)
+    ]
 
 
 def rewrite_pins(repro: Repro, edits: Sequence[Pin]) -> Repro:
@@ -61,6 +115,6 @@ def rewrite_merges(repro: Repro, edits: Sequence[Merge]) -> Repro | None:
     return substitute_model(repro, mapping)
 
 
-PIN = Pass("pin-symbols", pin_edits, rewrite_pins)
-MERGE = Pass("merge-symbols", merge_edits, rewrite_merges)
+PIN = Pass("pin-symbols", pin_edits, rewrite_pins, classes=pin_classes)
+MERGE = Pass("merge-symbols", merge_edits, rewrite_merges, classes=merge_classes)
 PASSES: list[Pass[Any]] = [PIN, MERGE]
