@@ -30,8 +30,8 @@ from symshrink.baseline import control, static_twin
 from symshrink.bench import Bench, Rule
 from symshrink.graph import SymGraph
 from symshrink.oracle.calibrate import Calibration
-from symshrink.oracle.compile_oracle import REFERENCE_FACTOR
 from symshrink.oracle.controls import ControlTime
+from symshrink.oracle.original import REFERENCE_FACTOR
 from symshrink.oracle.signature import hot_share
 from symshrink.passes.symbols import PIN, Pin
 from symshrink.repro.model import Repro

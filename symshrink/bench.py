@@ -21,7 +21,7 @@ from typing import Any
 
 from symshrink.baseline import BaselineKind
 from symshrink.oracle import Calibration, CompileOracle, Judging
-from symshrink.oracle.controls import ControlTimes
+from symshrink.oracle.controls import ControlTimes, NoLimit
 from symshrink.oracle.signature import Signature
 from symshrink.records import CorpusVerdict, WidthPoint
 from symshrink.repro.model import Repro
@@ -117,12 +117,13 @@ class Bench:
             scratch=self.scratch,
             reference=rule.reference,
         )
-        limit = oracle.limit(source)
-        if isinstance(limit, str):
-            return Measured(run=None, verdict="error", detail=limit)
+        try:
+            limit = oracle.limit(source)
+        except NoLimit as e:
+            return Measured(run=None, verdict="error", detail=str(e))
         run = oracle.run(source, kill_at=None, timeout_s=timeout_s)
-        # Hot spots as minimize saw them: its runs stopped at R x the twin.
-        verdict = oracle.verdict([run.seen_at(limit.seconds)], limit.seconds, limit.twin)
+        # Hot spots as minimize saw them: its runs stopped at R x the control.
+        verdict = oracle.verdict([run.seen_at(limit.seconds)], limit.seconds, limit.control)
         return Measured(
             run=run,
             verdict=_VERDICT_OF_STATUS[verdict.status],

@@ -18,7 +18,7 @@ from symshrink import MIN_TORCH, __version__, installed_version, summary, torch_
 from symshrink.errors import ReproError
 from symshrink.graph import SymGraph
 from symshrink.oracle.calibrate import DEFAULT_RATIO
-from symshrink.oracle.compile_oracle import Judging
+from symshrink.oracle.noise import Judging
 from symshrink.repro.parse import parse_file
 from symshrink.sandbox import Interrupted, interrupts
 

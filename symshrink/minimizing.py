@@ -35,7 +35,7 @@ from symshrink.oracle import (
 )
 from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.calibrate import DEFAULT_RATIO, CalibrationError
-from symshrink.oracle.compile_oracle import KILL_PREFIX
+from symshrink.oracle.deciding import KILL_PREFIX
 from symshrink.passes import GRAPH_PASSES, schedule
 from symshrink.program import program_path, render_program
 from symshrink.program_check import check_program, through_program
@@ -551,7 +551,6 @@ def end_line(out: Path, record: RunRecord) -> str:
     if record.program_check is not None:
         line += f"; {through_program(record.program_check)}"
     return line
-
 
 
 def _rule(record: RunRecord) -> str:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from symshrink.oracle.base import BaseOracle, Reverification
 from symshrink.oracle.calibrate import Calibration, CalibrationError, calibrate
-from symshrink.oracle.compile_oracle import CompileOracle, Judging
+from symshrink.oracle.compile_oracle import CompileOracle
 from symshrink.oracle.custom import CallableOracle, CommandOracle
+from symshrink.oracle.noise import Judging
 
 __all__ = [
     "BaseOracle",

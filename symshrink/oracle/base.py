@@ -9,9 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TypeVar
+from pathlib import Path
+from typing import Protocol, TypeVar
 
 from symshrink.oracle.calibrate import Calibration
+from symshrink.oracle.controls import Controls, ControlTime, Limit
+from symshrink.oracle.noise import Judging
+from symshrink.sandbox import Run
 from symshrink.verdict import Verdict
 
 R = TypeVar("R")
@@ -45,6 +49,34 @@ class Reverification:
     @property
     def passed(self) -> bool:
         return 2 * sum(v.interesting for v in self.verdicts) > len(self.verdicts)
+
+
+class TimingOracle(Protocol):
+    """What the policies of a timing oracle (`deciding`: the runs of one candidate,
+    `original`: the calibration) ask of it: its rule, its runs, limits and verdicts."""
+
+    calibration: Calibration
+    judging: Judging
+    measured: Controls
+    scratch: Path
+    beside: bool
+
+    @property
+    def margin(self) -> float: ...
+
+    def timeout(self) -> float: ...
+
+    def run(self, source: str, *, kill_at: float | None, kill_file: Path | None = None) -> Run: ...
+
+    def runs(
+        self, source: str, kill_ats: Sequence[float | None], mode: str | None = None
+    ) -> list[Run]: ...
+
+    def limit(self, source: str, *, fresh: int = 0) -> Limit: ...
+
+    def verdict(
+        self, runs: Sequence[Run], threshold: float, control: ControlTime | None = None
+    ) -> Verdict: ...
 
 
 class BaseOracle:

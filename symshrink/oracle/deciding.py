@@ -1,0 +1,118 @@
+"""How a timing oracle runs one candidate until its verdict is decided, against the noise.
+
+The first run is stopped `band` above the bar (the limit + the margin); one that ends
+within the band, either side, is run again until the majority of up to 1 + `reruns` runs
+agrees (`noise.another_run`). A slow majority stands only against a control measured right
+before it: one measured earlier (under another load, perhaps) is measured again, and the
+candidate judged against that. With one job a spare slot works beside the first run
+(`_opening`). A slow verdict can be asked to be confirmed by `confirm` more runs, all slow.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from symshrink.files import atomic_write
+from symshrink.oracle import noise
+from symshrink.oracle.base import TimingOracle
+from symshrink.oracle.controls import Limit, NoLimit
+from symshrink.oracle.verdicts import unjudged
+from symshrink.sandbox import Run
+from symshrink.verdict import Verdict
+
+KILL_PREFIX = "kill-"  # the folder of a first run's kill files, in the scratch directory
+
+
+def judge(oracle: TimingOracle, source: str) -> Verdict:
+    """`source`'s verdict from as many runs as the noise rules ask for."""
+    judging = oracle.judging
+    try:
+        limit, made = _opening(oracle, source)
+        threshold = _bar(oracle, limit)
+        runs = _decide(oracle, source, threshold, made)
+        if _majority_slow(oracle, runs, threshold) and not limit.fresh:
+            # Against its control measured now: one measured under another load would
+            # move the limit by as much as that load moves the candidate.
+            stopped_at = noise.stop_at(threshold, judging.band)
+            limit = oracle.limit(source, fresh=judging.control_runs)
+            threshold = _bar(oracle, limit)
+            clear = len(runs) == 1 and runs[0].exit.reason == "threshold"
+            if not (clear and stopped_at >= noise.stop_at(threshold, judging.band)):
+                runs = _decide(oracle, source, threshold)
+    except NoLimit as e:
+        return unjudged(str(e), judging)
+    if _majority_slow(oracle, runs, threshold):
+        for _ in range(judging.confirm):
+            run = oracle.run(source, kill_at=threshold)
+            if not noise.slow(_outcome(oracle, run), threshold):  # not confirmed: it says
+                return oracle.verdict([run], threshold, limit.control)
+            runs.append(run)
+    return oracle.verdict(runs, threshold, limit.control)
+
+
+def _opening(oracle: TimingOracle, source: str) -> tuple[Limit, list[Run]]:
+    """`source`'s limit and, with a spare slot, its first runs.
+
+    The first run starts at once, with no kill point. The spare slot measures the control,
+    which sets the kill point (a control known already is measured again: on a spare core
+    that costs no wait, and the verdict needs no stale-control check), then starts a second
+    run: the one the band asks for if the first ends too close to call. Otherwise the
+    second is stopped when the first ends. Both cores are used, and a close call costs one
+    run's time instead of two."""
+    if not oracle.beside or oracle.calibration.ratio is None:
+        return oracle.limit(source), []
+    judging = oracle.judging
+    files = Path(tempfile.mkdtemp(prefix=KILL_PREFIX, dir=oracle.scratch))
+    first_at, second_at = files / "first", files / "second"
+    try:
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="beside") as ex:
+            first = ex.submit(oracle.run, source, kill_at=None, kill_file=first_at)
+            point = 0.0  # no limit (an error, an interrupt): stop the run at once
+            try:  # the control measured now, beside the run: under the same load
+                limit = oracle.limit(source, fresh=judging.control_runs)
+                point = noise.stop_at(_bar(oracle, limit), judging.band)
+            finally:
+                atomic_write(first_at, repr(point))
+            if not judging.reruns:
+                return limit, [first.result()]
+            atomic_write(second_at, repr(point))
+            second = ex.submit(oracle.run, source, kill_at=point, kill_file=second_at)
+            needed = False
+            try:
+                run = first.result()
+                needed = noise.near(_outcome(oracle, run), _bar(oracle, limit), judging.band)
+            finally:
+                if not needed:
+                    atomic_write(second_at, "0")
+            return limit, [run, second.result()] if needed else [run]
+    finally:
+        shutil.rmtree(files, ignore_errors=True)
+
+
+def _decide(
+    oracle: TimingOracle, source: str, threshold: float, made: Sequence[Run] = ()
+) -> list[Run]:
+    """Runs of `source` (`made` already made), each stopped `band` above the threshold:
+    one, unless it ends within the band, then more until a majority agrees."""
+    band, reruns = oracle.judging.band, oracle.judging.reruns
+    kill_at = noise.stop_at(threshold, band)
+    runs = list(made) or [oracle.run(source, kill_at=kill_at)]
+    while noise.another_run([_outcome(oracle, r) for r in runs], threshold, band, reruns):
+        runs.append(oracle.run(source, kill_at=kill_at))
+    return runs
+
+
+def _outcome(oracle: TimingOracle, run: Run) -> noise.Outcome:
+    return noise.Outcome.of(run, oracle.calibration.clock)
+
+
+def _bar(oracle: TimingOracle, limit: Limit) -> float:
+    return noise.bar(limit.seconds, oracle.margin)
+
+
+def _majority_slow(oracle: TimingOracle, runs: Sequence[Run], threshold: float) -> bool:
+    return noise.majority_slow([_outcome(oracle, r) for r in runs], threshold)

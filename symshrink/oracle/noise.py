@@ -1,0 +1,127 @@
+"""The rules against timing noise: pure functions of what runs measured.
+
+A candidate is judged at its limit (R x its control, or the absolute threshold). During the
+reduction the bar is the limit x (1 + margin): a reduction stops at the edge of what counts
+as slow, so without a margin its result is slow by a hair. A run is stopped `band` above
+the bar; one that ends within `band` of it, either side, is too close to call, and more runs
+decide (the majority of up to 1 + `reruns`). `Judging` holds these knobs; `Outcome` is what
+the rules need of a run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from symshrink.sandbox import Clock, Run
+
+
+@dataclass(frozen=True)
+class Judging:
+    """How runs become verdicts.
+
+    `timeout_s` caps every run's wall time (None: 3 x the kill point, at least 30 s more).
+    `margin`: during the reduction a candidate counts as slow only at (1 + margin) x its
+    limit, while `reverify` checks the result at the limit itself. A reduction stops at
+    the edge of what counts as slow, so without a margin its result is slow by a hair and
+    a re-run says no about half the time (benchmarks/noise.py measures this). None: the
+    spread of the original's control runs (`Calibration.spread`), at least MIN_MARGIN.
+    `band`: a first run that ends within this fraction of the threshold, below or above,
+    is too close to call: up to `reruns` more runs, the majority decides. A run still going
+    at (1 + band) x the threshold is slow by more than the noise, on its own.
+    `confirm`: a slow verdict must be confirmed by this many more runs, all slow (0: the
+    band decides; benchmarks/noise.py compares the two).
+    `control_runs`: runs of each new control (their median counts).
+    `stall_s`: on the CPU clock, a run that used under `sandbox.runner.STALL_SHARE` of a
+    core in this many seconds of wall is stopped and counts as an error (a deadlocked child
+    would otherwise hold its call until `timeout_s`, 600 s in the README's command). A
+    compile never waits that long: the compile oracle's children compile no C++.
+    """
+
+    band: float = 0.1
+    margin: float | None = None
+    confirm: int = 0
+    reruns: int = 2
+    signature: bool = True
+    min_ratio: float = 0.5
+    top: int = 5
+    timeout_s: float | None = None
+    grace_s: float = 0.3
+    errors_interesting: bool = False
+    control_runs: int = 1
+    stall_s: float | None = 60.0
+
+
+MIN_MARGIN = 0.1
+
+
+def margin(judging: Judging, spread: float) -> float:
+    """How far above its limit a candidate must be during the reduction: the margin
+    asked for, else the spread of the original's control runs, at least MIN_MARGIN."""
+    return judging.margin if judging.margin is not None else max(MIN_MARGIN, spread)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the rules need of one run: its seconds on the oracle's clock, whether it ended
+    on its own (not stopped at its kill point), and whether it failed or hit the timeout."""
+
+    seconds: float
+    ended: bool = True
+    failed: bool = False
+    timed_out: bool = False
+
+    @classmethod
+    def of(cls, run: Run, clock: Clock) -> Outcome:
+        return cls(
+            seconds=run.measure(clock),
+            ended=run.exit.reason == "exited",
+            failed=run.error is not None,
+            timed_out=run.exit.reason == "timeout",
+        )
+
+
+def median_run(runs: Sequence[Run], clock: Clock) -> Run:
+    """The run with the median time: the representative of several."""
+    ordered = sorted(runs, key=lambda r: r.measure(clock))
+    return ordered[(len(ordered) - 1) // 2]
+
+
+def bar(limit_s: float, margin: float) -> float:
+    """Where a candidate counts as slow during the reduction: its limit + the margin."""
+    return limit_s * (1 + margin)
+
+
+def stop_at(threshold: float, band: float) -> float:
+    """Where a run judged at `threshold` is stopped: `band` above it."""
+    return threshold * (1 + band)
+
+
+def failed(run: Outcome, threshold: float) -> bool:
+    """An error, or the timeout before the threshold (a hang says nothing of slowness)."""
+    return run.failed or (run.timed_out and run.seconds < threshold)
+
+
+def slow(run: Outcome, threshold: float) -> bool:
+    """Stopped at the threshold, or finished at or above it."""
+    return not failed(run, threshold) and (not run.ended or run.seconds >= threshold)
+
+
+def near(run: Outcome, threshold: float, band: float) -> bool:
+    """Finished, but close enough to the threshold (below or above) that noise could have
+    decided."""
+    return not run.failed and run.ended and abs(run.seconds - threshold) < threshold * band
+
+
+def majority_slow(runs: Sequence[Outcome], threshold: float) -> bool:
+    return 2 * sum(slow(r, threshold) for r in runs) > len(runs)
+
+
+def another_run(runs: Sequence[Outcome], threshold: float, band: float, reruns: int) -> bool:
+    """Whether one more run is needed: the first was too close to call and the majority of
+    1 + `reruns` runs is still open."""
+    most = 1 + reruns
+    if not runs or not near(runs[0], threshold, band) or len(runs) >= most:
+        return False
+    slow_runs = sum(slow(r, threshold) for r in runs)
+    return 2 * max(slow_runs, len(runs) - slow_runs) <= most
