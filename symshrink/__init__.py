@@ -1,8 +1,9 @@
 """symshrink: a minimizer and delta debugger for PyTorch symbolic-shape repros.
 
 The Python API (`docs/api.md`): `capture`, `minimize` and `triage` return typed records
-and raise `ReproError` for bad input. No module of the package may take one of their
-names: importing it would replace the function of that name on the package.
+and raise `ReproError` for bad input, `UsageError` for a bad option (both are
+`SymshrinkError`). No module of the package may take one of their names: importing it
+would replace the function of that name on the package.
 """
 
 from __future__ import annotations
@@ -34,12 +35,19 @@ def torch_too_old(version: str | None) -> bool:
 
 
 from symshrink.api import capture, minimize, triage  # noqa: E402  (after what they import)
-from symshrink.errors import NotInteresting, ReproError  # noqa: E402
+from symshrink.errors import (  # noqa: E402
+    NotInteresting,
+    ReproError,
+    SymshrinkError,
+    UsageError,
+)
 
 __all__ = [
     "MIN_TORCH",
     "NotInteresting",
     "ReproError",
+    "SymshrinkError",
+    "UsageError",
     "__version__",
     "capture",
     "installed_version",

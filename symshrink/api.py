@@ -1,8 +1,9 @@
 """The Python API, for bots and scripts: `symshrink.capture`, `symshrink.minimize` and
 `symshrink.triage`, each returning its typed record (the file it also writes).
 
-Bad input or a bad option raises `ReproError` (one line naming the file, and the line
-where known), before anything runs; it is the one exception bad input raises. `minimize`
+Bad input raises `ReproError`, a bad option `UsageError` (one line naming the file, and the
+line where known), before anything runs; both are a `SymshrinkError`, the one exception
+that bad input or usage raises. `minimize`
 raises `NotInteresting` when the original is not slow (triage says so in its record
 instead). Nothing here prints: what happens goes to the `symshrink` loggers. SIGINT and
 SIGTERM stop a run the way the command's are stopped only when it runs in the main thread;
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from symshrink.errors import NotInteresting, ReproError
+from symshrink.errors import NotInteresting, UsageError
 
 if TYPE_CHECKING:
     from symshrink.records import CaptureRecord, RunRecord, Triage
@@ -42,11 +43,11 @@ def capture(
     from symshrink import capturing
 
     if isinstance(program, str):
-        raise ReproError("program: an argv list such as ['python', 'prog.py'], not one string")
+        raise UsageError("program: an argv list such as ['python', 'prog.py'], not one string")
     if timeout is not None and timeout <= 0:
-        raise ReproError("timeout must be > 0")
+        raise UsageError("timeout must be > 0")
     if min_seconds < 0:
-        raise ReproError("min_seconds must be >= 0")
+        raise UsageError("min_seconds must be >= 0")
     options = capturing.Options(
         program=tuple(program),
         out=Path(out),
@@ -69,7 +70,7 @@ def minimize(repro: str | Path, **options: Any) -> RunRecord:
     known = {f.name for f in fields(minimizing.Options)} - {"repro", "progress"}
     unknown = sorted(set(options) - known)
     if unknown:
-        raise ReproError(f"not an option of minimize: {', '.join(unknown)}")
+        raise UsageError(f"not an option of minimize: {', '.join(unknown)}")
     for name in ("out", "work_dir", "report_json"):
         if options.get(name) is not None:
             options[name] = Path(options[name])

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from symshrink import installed_version, runtime
-from symshrink.errors import ReproError
+from symshrink.errors import ReproError, UsageError
 from symshrink.expr import free_symbol_names, op_count, torch_str
 from symshrink.files import atomic_write, check_writable
 from symshrink.records import CAPTURE, CaptureFrame, CaptureGraph, CaptureRecord
@@ -364,7 +364,7 @@ def capture(options: Options, notify: Callable[[str], None] = lambda _: None) ->
     """
     argv = _resolve(options.program)
     if options.out.exists() and not options.out.is_dir():
-        raise ReproError("not a folder; choose another -o", options.out)
+        raise UsageError("not a folder; choose another -o", options.out)
     check_writable(options.out / CAPTURE)
     with tempfile.TemporaryDirectory(prefix="symshrink-capture-") as tmp:
         env = {
@@ -382,11 +382,11 @@ def capture(options: Options, notify: Callable[[str], None] = lambda _: None) ->
 def _resolve(program: tuple[str, ...]) -> list[str]:
     """The program's argv, its command found as the shell would; a bad one is exit 2."""
     if not program:
-        raise ReproError("no program to run: symshrink capture [OPTIONS] -- python prog.py ...")
+        raise UsageError("no program to run: symshrink capture [OPTIONS] -- python prog.py ...")
     command = program[0]
     found = shutil.which(command) if os.sep not in command else command
     if found is None or not os.access(found, os.X_OK) or os.path.isdir(found):
-        raise ReproError("not a command that can be run", command)
+        raise UsageError("not a command that can be run", command)
     return list(program)
 
 
@@ -426,7 +426,7 @@ class _Run:
                 stdin=subprocess.DEVNULL if interactive else None,
             )
         except OSError as e:  # a script without a #! line, say
-            raise ReproError(f"cannot run it: {e.strerror}", argv[0]) from None
+            raise UsageError(f"cannot run it: {e.strerror}", argv[0]) from None
         proc = child.proc
         # closing the child kills its whole group: compile workers outlive a finished leader
         with child, _forwarding_signals(child.pid, self.signalled):

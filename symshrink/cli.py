@@ -15,7 +15,7 @@ import typer
 from typer.exceptions import TyperException
 
 from symshrink import MIN_TORCH, __version__, installed_version, summary, torch_too_old
-from symshrink.errors import ReproError
+from symshrink.errors import SymshrinkError, UsageError
 from symshrink.graph import SymGraph
 from symshrink.oracle.calibrate import DEFAULT_RATIO
 from symshrink.oracle.noise import Judging
@@ -60,7 +60,7 @@ def _root(
     """Minimize PyTorch symbolic-shape repro scripts."""
     torch = installed_version("torch")
     if torch_too_old(torch):
-        raise ReproError(
+        raise UsageError(
             f"torch {torch} is installed; symshrink needs torch >= {MIN_TORCH[0]}.{MIN_TORCH[1]}"
         )
 
@@ -702,7 +702,7 @@ def program(
 
     target = out or program_path(repro)
     if target.resolve() == repro.resolve():
-        raise ReproError("the program would overwrite its own repro", target)
+        raise UsageError("the program would overwrite its own repro", target)
     model = parse_file(repro)
     text = render_program(
         model, repro.name.removesuffix(".py"), repro.name, _settings(torch_setting or [])
@@ -952,7 +952,7 @@ def main() -> None:
     try:
         with interrupts():
             code = app(standalone_mode=False)
-    except ReproError as e:
+    except SymshrinkError as e:
         typer.echo(f"symshrink: error: {e}", err=True)
         sys.exit(2)
     except TyperException as e:  # click's usage errors (typer vendors click)

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from symshrink import installed_version
 from symshrink.bench import TWIN_RUNS, Bench, Rule, measure_widths
-from symshrink.errors import ReproError
+from symshrink.errors import ReproError, UsageError
 from symshrink.files import atomic_write
 from symshrink.oracle import Calibration
 from symshrink.oracle.calibrate import DEFAULT_RATIO
@@ -153,7 +153,7 @@ def add(
     the report it came from. The original is copied when
     given (or named by the report) and at most ORIGIN_MAX_BYTES, else `generate` (a
     command) is recorded. An existing entry is replaced only with `force`.
-    Raises ReproError for bad input.
+    Raises ReproError for bad input, UsageError for a bad name.
     """
     from symshrink.repro.parse import parse_file
     from symshrink.repro.render import render as render_plain
@@ -216,13 +216,13 @@ def add(
 
 
 def check_new_name(corpus: Path, name: str, force: bool = False) -> Path:
-    """The directory a new entry `name` would take; ReproError for a bad name, or for an
+    """The directory a new entry `name` would take; UsageError for a bad name, or for an
     entry that exists unless `force`."""
     if not _NAME.match(name):
-        raise ReproError(f"bad entry name {name!r}: use letters, digits, '_', '-', '.'")
+        raise UsageError(f"bad entry name {name!r}: use letters, digits, '_', '-', '.'")
     entry_dir = Path(corpus) / name
     if entry_dir.exists() and not force:
-        raise ReproError(f"entry {name!r} exists; pass --force to replace it", entry_dir)
+        raise UsageError(f"entry {name!r} exists; pass --force to replace it", entry_dir)
     return entry_dir
 
 
@@ -555,7 +555,7 @@ def _keep_replay(entry: Entry, result: Replay) -> None:
 
 def _check_options(timeout_s: float, ratio: float | None, twin_runs: int) -> None:
     if timeout_s <= 0 or (ratio is not None and ratio <= 0) or twin_runs < 1:
-        raise ReproError("--timeout and --ratio must be > 0, --twin-runs >= 1")
+        raise UsageError("--timeout and --ratio must be > 0, --twin-runs >= 1")
 
 
 def _replay_one(
@@ -682,7 +682,7 @@ def replay_with(
     try:
         code, out, err = run_in_group(cmd, timeout_s=total_s)
     except OSError as e:
-        raise ReproError(f"--python {python}: {e}") from None
+        raise UsageError(f"--python {python}: {e}") from None
     if code is None:
         raise ReproError(f"--python {python}: still running after {total_s:g} s")
     if code != 0:

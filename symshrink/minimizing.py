@@ -24,7 +24,7 @@ from typing import Any
 from symshrink import installed_version
 from symshrink.baseline import BaselineKind
 from symshrink.bench import BENCH_PREFIX
-from symshrink.errors import NotInteresting, ReproError
+from symshrink.errors import NotInteresting, ReproError, UsageError
 from symshrink.files import atomic_write, check_writable, held
 from symshrink.journal import Journal
 from symshrink.oracle import (
@@ -131,14 +131,14 @@ def check_values(opts: Options) -> None:
     ]
     for ok, what in bad:
         if not ok:
-            raise ReproError(what)
+            raise UsageError(what)
 
 
 def output_path(repro: Path, out: Path | None) -> Path:
     """`foo.py` -> `foo.min.py` beside it; never the input itself."""
     path = out if out is not None else repro.with_name(repro.stem + ".min.py")
     if path.resolve() == repro.resolve():
-        raise ReproError("the output would overwrite the input; choose another -o", repro)
+        raise UsageError("the output would overwrite the input; choose another -o", repro)
     return path
 
 
@@ -148,7 +148,7 @@ def check_outputs(opts: Options, out: Path) -> None:
     if opts.report_json is not None:
         for name, path in (("the input", opts.repro), ("the output", out)):
             if opts.report_json.resolve() == path.resolve():
-                raise ReproError(
+                raise UsageError(
                     f"--report-json would overwrite {name}; choose another path", opts.report_json
                 )
         check_writable(opts.report_json)
@@ -162,7 +162,7 @@ def work_directory(out: Path, work_dir: Path | None) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise ReproError(f"cannot make the work directory: {e.strerror}", path) from None
+        raise UsageError(f"cannot make the work directory: {e.strerror}", path) from None
     return path
 
 
@@ -180,7 +180,7 @@ def prepare_work(work: Path, resume: bool) -> None:
     for name in (JOURNAL, CONTROLS, CALIBRATION, JUDGED_BY):
         path = work / name
         if path.exists() and not path.is_file():
-            raise ReproError("not a regular file; remove it or choose another --work-dir", path)
+            raise UsageError("not a regular file; remove it or choose another --work-dir", path)
         if not resume:
             path.unlink(missing_ok=True)
 
@@ -218,7 +218,7 @@ def check_resumable(path: Path, judged: dict[str, Any]) -> None:
         if recorded.get(key) != value
     ]
     if differs:
-        raise ReproError(
+        raise UsageError(
             "--resume: this journal was judged otherwise ("
             + "; ".join(differs)
             + "); run without --resume to start afresh",
@@ -243,7 +243,7 @@ def check_torch_settings(settings: dict[str, str]) -> None:
     argv = [sys.executable, "-c", _RESOLVE_SETTINGS, json.dumps(settings)]
     code, _, err = run_in_group(argv, timeout_s=300, env=child_env())
     if code == 2:  # the last line: torch may have warned before
-        raise ReproError(f"--torch-setting: {err.strip().splitlines()[-1]}")
+        raise UsageError(f"--torch-setting: {err.strip().splitlines()[-1]}")
 
 
 def check_oracle_options(opts: Options, work: Path) -> None:
@@ -262,28 +262,28 @@ def test_command(test: str) -> list[str]:
     """The --test command with its program made absolute: it runs in a scratch directory."""
     argv = shlex.split(test)
     if not argv:
-        raise ReproError("--test: empty command")
+        raise UsageError("--test: empty command")
     program = Path(argv[0])
     if program.exists():
         _check_runnable(program)
         argv[0] = str(program.resolve())
     elif shutil.which(argv[0]) is None:
-        raise ReproError(f"--test: command not found: {argv[0]}")
+        raise UsageError(f"--test: command not found: {argv[0]}")
     return argv
 
 
 def _check_runnable(program: Path) -> None:
     """What exec would refuse, said in words: not a file, not executable, no `#!` line."""
     if not program.is_file():
-        raise ReproError("--test: not a file", program)
+        raise UsageError("--test: not a file", program)
     if not os.access(program, os.X_OK):
-        raise ReproError(
+        raise UsageError(
             f"--test: not executable (chmod +x it, or --test 'python3 {program}')", program
         )
     with program.open("rb") as f:
         magic = f.read(4)
     if not (magic.startswith(b"#!") or magic == b"\x7fELF"):
-        raise ReproError(
+        raise UsageError(
             f"--test: no #! line, so it cannot be run (add one, or --test 'sh {program}')",
             program,
         )
@@ -339,7 +339,8 @@ def make_oracle(opts: Options, original_source: str, work: Path) -> BaseOracle:
 
 
 def minimize(opts: Options) -> Outcome:
-    """The run; bad input or a bad option is a ReproError before any oracle call, and the
+    """The run; bad input (ReproError) or a bad option (UsageError) is
+    raised before any oracle call, and the
     work directory is held (locked) until the end."""
     check_values(opts)
     original = parse_file(opts.repro)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from symshrink import installed_version
-from symshrink.errors import ReproError
+from symshrink.errors import ReproError, UsageError
 from symshrink.oracle.calibrate import DEFAULT_RATIO
 from symshrink.oracle.signature import Signature, merge_counts
 from symshrink.program import BACKENDS
@@ -65,12 +65,12 @@ def check_program(
     stopped once its compile has used `stop_at` x the static median (its seconds a lower
     bound then), so that a compile that never ends costs that much. A run that fails or
     hangs makes the verdict `error`, with the reason. Raises ReproError for a program that
-    cannot be read or options out of range.
+    cannot be read, UsageError for options out of range.
     """
     if runs < 1 or ratio <= 1 or timeout_s <= 0 or (stop_at is not None and stop_at < ratio):
-        raise ReproError("runs >= 1, ratio > 1, timeout > 0 and stop_at >= ratio", program)
+        raise UsageError("runs >= 1, ratio > 1, timeout > 0 and stop_at >= ratio", program)
     if backend not in BACKENDS:
-        raise ReproError(f"backend {backend!r}: not one of {', '.join(BACKENDS)}", program)
+        raise UsageError(f"backend {backend!r}: not one of {', '.join(BACKENDS)}", program)
     try:
         source = program.read_text()
     except (OSError, UnicodeDecodeError) as e:

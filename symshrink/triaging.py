@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from symshrink import installed_version
-from symshrink.errors import ReproError
+from symshrink.errors import ReproError, UsageError
 from symshrink.files import atomic_write
 from symshrink.records import (
     CALIBRATION,
@@ -98,14 +98,14 @@ _DURATION = re.compile(r"^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.
 
 
 def parse_duration(text: str) -> float:
-    """`20m`, `1h30m`, `90s`, `90` (seconds), `1.5h` as seconds; ReproError otherwise."""
+    """`20m`, `1h30m`, `90s`, `90` (seconds), `1.5h` as seconds; UsageError otherwise."""
     match = _DURATION.match(text.strip())
     if not text.strip() or match is None or not any(match.groups()):
-        raise ReproError(f"not a duration: {text!r} (say 20m, 1h30m, 90s)")
+        raise UsageError(f"not a duration: {text!r} (say 20m, 1h30m, 90s)")
     hours, minutes, seconds = (float(g) if g else 0.0 for g in match.groups())
     total = 3600 * hours + 60 * minutes + seconds
     if total <= 0:
-        raise ReproError(f"a budget must be more than 0: {text!r}")
+        raise UsageError(f"a budget must be more than 0: {text!r}")
     return total
 
 
@@ -158,13 +158,13 @@ class Options:
 def _check(options: Options) -> None:
     """Bad input or a bad option, before anything runs (one line, exit 2)."""
     if options.program and options.repro is not None:
-        raise ReproError("a program or a repro script, not both")
+        raise UsageError("a program or a repro script, not both")
     if not options.program and options.repro is None:
-        raise ReproError("nothing to triage: give a program (-- python prog.py ARGS) or a repro")
+        raise UsageError("nothing to triage: give a program (-- python prog.py ARGS) or a repro")
     if options.budget_s <= 0:
-        raise ReproError("the budget must be more than 0")
+        raise UsageError("the budget must be more than 0")
     if options.out.exists() and not options.out.is_dir():
-        raise ReproError("not a folder; choose another -o", options.out)
+        raise UsageError("not a folder; choose another -o", options.out)
     if options.repro is not None:
         from symshrink.repro.parse import parse_file
 
@@ -269,7 +269,8 @@ class _Run:
 
 def triage(options: Options, notify: Callable[[str], None] = lambda _: None) -> Triage:
     """Capture (or take the repro), pick the graph, minimize, match, report: the record,
-    also written as `OUT/triage.json`. ReproError for bad input, before anything runs."""
+    also written as `OUT/triage.json`. SymshrinkError for bad input or
+    options, before anything runs."""
     _check(options)
     run = _Run(options, Budget(options.budget_s), notify)
     options.out.mkdir(parents=True, exist_ok=True)

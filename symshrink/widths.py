@@ -13,7 +13,7 @@ import re
 
 import sympy
 
-from symshrink.errors import ReproError
+from symshrink.errors import UsageError
 from symshrink.expr import symbol
 from symshrink.passes.common import normalize, substitute_model
 from symshrink.repro.model import Repro
@@ -98,11 +98,11 @@ def _fresh_symbols(repro: Repro, n: int, start: int) -> dict[str, int]:
 
 
 def parse_widths(text: str) -> tuple[int, ...]:
-    """`"2,4,8"` -> (2, 4, 8); a ReproError for anything but positive integers."""
+    """`"2,4,8"` -> (2, 4, 8); a UsageError for anything but positive integers."""
     try:
         widths = tuple(int(w) for w in text.split(",") if w.strip())
     except ValueError:
         widths = ()
     if not widths or min(widths) < 1:
-        raise ReproError(f"widths must be positive integers separated by commas, got {text!r}")
+        raise UsageError(f"widths must be positive integers separated by commas, got {text!r}")
     return widths

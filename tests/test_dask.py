@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from symshrink.errors import ReproError
+from symshrink.errors import UsageError
 from symshrink.sandbox import Job, Limits, Workload, read_stat
 from symshrink.sandbox.dask_runner import (
     INSTALL_HINT,
@@ -385,7 +385,7 @@ def test_scheduler_without_distributed_is_one_clear_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
-    with pytest.raises(ReproError, match="pip install 'symshrink\\[dask\\]'") as err:
+    with pytest.raises(UsageError, match="pip install 'symshrink\\[dask\\]'") as err:
         connect("local:2")
     assert str(err.value) == INSTALL_HINT
 
@@ -393,5 +393,5 @@ def test_scheduler_without_distributed_is_one_clear_error(
 def test_bad_scheduler_addresses_are_one_clear_error() -> None:
     pytest.importorskip("distributed", reason=NO_DASK)
     for bad in ("local:0", "local:x", "tcp://127.0.0.1"):
-        with pytest.raises(ReproError, match="--scheduler"):
+        with pytest.raises(UsageError, match="--scheduler"):
             connect(bad, wait_s=2)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from symshrink.errors import ReproError
+from symshrink.errors import ReproError, UsageError
 from symshrink.expr import OP_NAMES, evaluate, parse_expr, symint_str
 from symshrink.program import program_path, render_program
 from symshrink.repro.model import SymIntInput
@@ -118,7 +118,7 @@ def test_the_command_writes_the_program_beside_the_repro(tmp_path: Path) -> None
     result = CliRunner().invoke(app, [*setting, "torch._inductor.config.max_fusion_size=8"])
     assert "torch._inductor.config.max_fusion_size = 8" in (tmp_path / "p.py").read_text()
     onto = CliRunner().invoke(app, ["program", str(repro), "-o", str(repro)])
-    assert isinstance(onto.exception, ReproError) and "overwrite" in str(onto.exception)
+    assert isinstance(onto.exception, UsageError) and "overwrite" in str(onto.exception)
     (tmp_path / "bad.py").write_text("x = (\n")
     bad = CliRunner().invoke(app, ["program", str(tmp_path / "bad.py")])
     assert isinstance(bad.exception, ReproError)  # main() prints it on one line, exit 2

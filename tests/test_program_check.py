@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import symshrink.minimizing as minimizing
-from symshrink.errors import ReproError
+from symshrink.errors import ReproError, UsageError
 from symshrink.program_check import PROGRAM_PREFIX, check_program, judge
 from symshrink.records import ProgramCheck, ProgramVerdict, RunOptions, RunRecord, Side
 from symshrink.repro.parse import parse_file
@@ -89,7 +89,7 @@ def test_a_failing_run_is_an_error_with_its_reason(tmp_path: Path) -> None:
     check = check_program(stand_in(tmp_path, 0.05, 0.0), runs=3)
     assert check.verdict == "error" and "the dynamic run failed" in check.why
     assert "the compile failed" in check.why and len(check.static_s) == 1
-    with pytest.raises(ReproError, match="stop_at >= ratio"):
+    with pytest.raises(UsageError, match="stop_at >= ratio"):
         check_program(tmp_path / "p.program.py", stop_at=2.0)
     with pytest.raises(ReproError, match="cannot read"):
         check_program(tmp_path / "missing.py")

@@ -43,7 +43,7 @@ def test_durations(text: str, seconds: float) -> None:
 
 @pytest.mark.parametrize("text", ["", "m", "20 min", "-5m", "0", "1d", "5m5h"])
 def test_bad_durations(text: str) -> None:
-    with pytest.raises(symshrink.ReproError):
+    with pytest.raises(symshrink.UsageError):
         triaging.parse_duration(text)
 
 
@@ -166,7 +166,7 @@ def test_the_api_raises_one_exception_for_bad_input(tmp_path: Path) -> None:
         lambda: symshrink.capture(["no-such-command-here"], tmp_path / "out"),
     ]
     for call in bad:
-        with pytest.raises(symshrink.ReproError):
+        with pytest.raises(symshrink.SymshrinkError):
             call()
     assert not (tmp_path / "out").exists()  # refused before anything ran
 

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import symshrink
-from symshrink.errors import ReproError
+from symshrink.errors import UsageError
 from symshrink.sandbox import lifeline
 from symshrink.sandbox.procs import kill_group, read_stat
 from symshrink.sandbox.runner import ColdRunner, Job, Limits, Run, Runner
@@ -160,19 +160,19 @@ def connect(
 
     `warm`: every worker (also one that joins or restarts later) holds a warm pool that
     imported `preload` (None: torch, `pool.default_preload()`), and the tasks run there
-    instead of in `local`. Every failure to get a usable cluster is a one-line `ReproError`.
+    instead of in `local`. Every failure to get a usable cluster is a one-line `UsageError`.
     """
     try:
         import distributed
     except ImportError:
-        raise ReproError(INSTALL_HINT) from None
+        raise UsageError(INSTALL_HINT) from None
     # Dask logs every connection and worker start at INFO, past the root logger's level.
     logging.getLogger("distributed").setLevel(logging.WARNING)
     owned: list[Any] = []
     if scheduler.startswith("local:"):
         n = scheduler.removeprefix("local:")
         if not n.isdigit() or int(n) < 1:
-            raise ReproError(f"--scheduler: expected local:N with N >= 1, got {scheduler!r}")
+            raise UsageError(f"--scheduler: expected local:N with N >= 1, got {scheduler!r}")
         n_workers = int(n)
         cluster = distributed.LocalCluster(
             n_workers=n_workers,
@@ -188,7 +188,7 @@ def connect(
         try:
             address = distributed.comm.resolve_address(scheduler)
         except (OSError, ValueError) as e:
-            raise ReproError(f"--scheduler {scheduler}: {e} (expected {FORMS})") from None
+            raise UsageError(f"--scheduler {scheduler}: {e} (expected {FORMS})") from None
     try:
         client = distributed.Client(address, timeout=wait_s, set_as_default=False)
         owned.insert(0, client)
@@ -202,7 +202,7 @@ def connect(
     except Exception as e:  # no scheduler, no worker, or a worker without symshrink
         for thing in owned:
             thing.close()
-        raise ReproError(f"--scheduler {scheduler}: {e}") from None
+        raise UsageError(f"--scheduler {scheduler}: {e}") from None
     for worker, version in versions.items():
         if version != symshrink.__version__:
             log.warning(
