@@ -201,7 +201,7 @@ def minimize(
             "-j",
             "--jobs",
             help="candidates judged at once (1 already keeps a second core busy with each "
-            "candidate's twin and close-call re-run: more pays only with more cores)",
+            "candidate's control and close-call re-run: more pays only with more cores)",
             min=1,
         ),
     ] = 1,
