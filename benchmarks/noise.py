@@ -35,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from symshrink import minimize_oracle
 from symshrink import minimizing as minimize_mod
 from symshrink.repro.parse import parse_file
 from symshrink.sandbox import Exit, Job, Limits, Run
@@ -92,7 +93,7 @@ def one(repro: Path, verdict: str, sigma: float, drift: float, confirm: int, see
     width = len(parse_file(repro).hints)
     machine = Machine(sigma, drift, random.Random(seed))
     child = SimulatedChild(width, machine)
-    minimize_mod.remote_runner = lambda *_: child
+    minimize_oracle.remote_runner = lambda *_: child
     # absolute: the limit a quiet machine would give R x the twin, in seconds
     threshold = RATIO * BASE_S if verdict == "absolute" else None
     with tempfile.TemporaryDirectory() as tmp:

@@ -268,7 +268,7 @@ class RunRecord(_File):
     fixpoint: bool
     per_pass: dict[str, dict[str, int]]
     # the graph passes ran first with every limit this many times higher (the original's
-    # headroom over the margin: minimizing.graph_first); None: no such stage
+    # headroom over the margin: minimize_stages.graph_first); None: no such stage
     graph_first: float | None = field(default=None, metadata=OMIT_NONE)
     initial: Side
     final: Side

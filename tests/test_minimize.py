@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from symshrink.minimizing import SCRATCH_PREFIXES, prepare_work
 from symshrink.repro.parse import parse_file
+from symshrink.workdir import SCRATCH_PREFIXES, prepare_work
 
 pytestmark = [pytest.mark.torch, pytest.mark.spawns]  # written by torch; minimize runs
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import symshrink.minimize_record as minimize_record
 import symshrink.minimizing as minimizing
 from symshrink.errors import ReproError, UsageError
 from symshrink.program_check import PROGRAM_PREFIX, check_program, judge
@@ -151,7 +152,7 @@ def test_a_result_with_no_program_says_why_and_stands(tmp_path: Path) -> None:
     assert record.program is None and check is not None and check.verdict == "no program"
     assert "duck sizing" in check.why and not check.why.startswith("no program")
     assert not (tmp_path / "r.program.py").exists()
-    line = minimizing.end_line(tmp_path / "r.min.py", record)
+    line = minimize_record.end_line(tmp_path / "r.min.py", record)
     assert line.endswith(f"; no torch.compile program ({check.why})")
 
 
@@ -168,6 +169,6 @@ def test_the_end_line_says_whether_it_reproduces_through_torch_compile(
 ) -> None:
     check = ProgramCheck(verdict=verdict, why="WHY", at_ratio=4.0)
     record = replace(_record(tmp_path), program_check=check)
-    assert minimizing.end_line(tmp_path / "r.min.py", record).endswith(
+    assert minimize_record.end_line(tmp_path / "r.min.py", record).endswith(
         f", 1-minimal at the test; {clause}"
     )

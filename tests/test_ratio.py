@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+import symshrink.minimize_oracle as minimize_oracle
+import symshrink.minimize_record as minimize_record
+import symshrink.minimize_stages as minimize_stages
 import symshrink.minimizing as minimize_mod
 from symshrink.baseline import control, static_twin
 from symshrink.oracle import Calibration, CompileOracle, Judging
@@ -293,7 +296,7 @@ def test_the_independent_baseline_retraces_the_candidate_as_run_repro(
 def _minimize(repro: Path, out: Path, runner: WidthRunner, monkeypatch, **opts) -> RunRecord:
     """The real `minimize` with the simulated child on this machine's oracle path (and a
     stand-in for the check of the program it writes: the simulated repro compiles nothing)."""
-    monkeypatch.setattr(minimize_mod, "remote_runner", lambda *_: runner)
+    monkeypatch.setattr(minimize_oracle, "remote_runner", lambda *_: runner)
     monkeypatch.setattr(minimize_mod, "check_program", lambda *_, **__: PROGRAM_CHECK)
     options = minimize_mod.Options(
         repro=repro, out=out, progress=False, margin=0.0, confirm=0, **opts
@@ -363,13 +366,13 @@ def test_the_end_line_says_the_ratios_and_whether_the_result_is_minimal() -> Non
         margin_used=0.1,
         reverified=True,
     )
-    line = minimize_mod.end_line(Path("r.min.py"), report)
+    line = minimize_record.end_line(Path("r.min.py"), report)
     assert line == (
         "r.min.py: 64 -> 12 free symbols, 600 -> 40 expression operations in 90 oracle calls "
         "(600 s); original >= 17.0 s vs twin 0.50 s (>= 34.0x) -> result 2.1 s vs twin 0.45 s "
         "(4.7x), 1-minimal at 4.4x (4x + margin 0.1)"
     )
-    cut = minimize_mod.end_line(
+    cut = minimize_record.end_line(
         Path("r.min.py"), replace(report, fixpoint=False, stopped_by="max_time=60")
     )
     assert cut.endswith(
@@ -425,7 +428,7 @@ def test_graph_first_runs_a_narrow_originals_graph_passes_first_keeping_its_head
     candidates = [lim for w, _, lim in runner.runs if w and lim.kill_at is not None]
     assert candidates[3].kill_at == pytest.approx(raised)  # after the original's 3 runs
     journal = (tmp_path / "n.py.work" / JOURNAL).read_text()
-    assert f'"key": "{minimize_mod.GRAPH_FIRST_TAG}' in journal
+    assert f'"key": "{minimize_stages.GRAPH_FIRST_TAG}' in journal
     assert narrow.options.graph_first
     runner = WidthRunner(cost_s=0.02)
     off = _minimize(repro, tmp_path / "d.py", runner, monkeypatch, max_calls=3, graph_first=False)
@@ -500,7 +503,7 @@ def test_a_walked_back_reduction_goes_on_from_the_model_that_re_verified(
     assert runner.lucky == 1
     assert report.walked_back is not None and report.walked_back >= 1
     assert report.final.free_symbols == 4 and report.fixpoint and report.reverified
-    assert "1-minimal at 4x" in minimize_mod.end_line(tmp_path / "min.py", report)
+    assert "1-minimal at 4x" in minimize_record.end_line(tmp_path / "min.py", report)
 
 
 def test_a_reduction_that_keeps_walking_back_is_not_called_minimal(
@@ -508,10 +511,10 @@ def test_a_reduction_that_keeps_walking_back_is_not_called_minimal(
 ) -> None:
     runner = LuckyRunner(width=3)  # every new 3-symbol model: a lucky kill
     report = _minimize(repro, tmp_path / "min.py", runner, monkeypatch)
-    assert runner.lucky >= 1 + minimize_mod.REDUCE_AGAIN
+    assert runner.lucky >= 1 + minimize_stages.REDUCE_AGAIN
     assert report.reverified and not report.fixpoint and report.stopped_by is None
     assert report.final.free_symbols >= 4
-    line = minimize_mod.end_line(tmp_path / "min.py", report)
+    line = minimize_record.end_line(tmp_path / "min.py", report)
     assert ", 1-minimal at" not in line and "not 1-minimal: re-verification walked back" in line
 
 

@@ -269,9 +269,10 @@ def test_a_budget_too_short_ends_with_the_result_so_far(tmp_path: Path) -> None:
 def test_a_run_stopped_by_its_time_says_the_option_given() -> None:
     """Each stage of a reduction gets what is left of --max-time; the record names the
     option as given."""
-    from symshrink.minimizing import Options, _stopped_by
+    from symshrink.minimize_record import stopped_by_as_given
+    from symshrink.minimizing import Options
 
     opts = Options(repro=Path("r.py"), max_time=719)
-    assert _stopped_by("max_time=490.31", opts) == "max_time=719"
-    assert _stopped_by("max_calls=3", opts) == "max_calls=3"
-    assert _stopped_by(None, opts) is None
+    assert stopped_by_as_given("max_time=490.31", opts) == "max_time=719"
+    assert stopped_by_as_given("max_calls=3", opts) == "max_calls=3"
+    assert stopped_by_as_given(None, opts) is None

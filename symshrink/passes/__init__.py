@@ -44,7 +44,7 @@ Every pass spends the same headroom (the original's ratio above R), so what runs
 what the result loses most of. The graph passes, run first at R, leave the 64-symbol
 seed's wide sums at the edge with 25-48 of their free symbols (`benchmarks/seed.py` on a
 schedule with them first). Where the original's headroom is known and small,
-`minimizing.graph_first` runs them first as a stage of their own, an edit kept only while
+`minimize_stages.graph_first` runs them first as a stage of their own, an edit kept only while
 the candidate keeps the original's ratio."""
 
 GRAPH_PASSES: tuple[str, ...] = ("drop-outputs", "bypass-nodes")
