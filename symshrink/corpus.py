@@ -506,9 +506,9 @@ def replay(
     """
     _check_options(timeout_s, ratio, twin_runs)
     if not via or not set(via) <= set(VIAS):
-        raise ReproError(f"--via: one or more of {', '.join(VIAS)}, got {', '.join(via)}")
+        raise UsageError(f"--via: one or more of {', '.join(VIAS)}, got {', '.join(via)}")
     if torch_settings and "program" in via:
-        raise ReproError("--torch-setting does not reach program.py: it has its entry's own")
+        raise UsageError("--torch-setting does not reach program.py: it has its entry's own")
     chosen = entries(corpus, names)
     as_recorded = record and ratio is None and not torch_settings
     results = []
