@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from symshrink.errors import ReproError
+from symshrink.errors import ReproError, UsageError
 
 # the fixture is written by torch and minimized in a child, replay retraces with it
 pytestmark = [pytest.mark.torch, pytest.mark.spawns]
@@ -379,9 +379,9 @@ def test_replay_via_the_program(run: dict[str, Path], tmp_path: Path) -> None:
     assert program.ratio >= 4 and "2 of 2 dynamic runs at 2x" in program.detail
     table = corpus_mod.replay_table(rows).splitlines()
     assert table[2].startswith("one   retrace") and table[3].startswith("one   program")
-    with pytest.raises(ReproError, match="does not reach program"):
+    with pytest.raises(UsageError, match="does not reach program"):
         corpus_mod.replay(corpus, via=("program",), torch_settings={"a.b": "1"})
-    with pytest.raises(ReproError, match="--via: one or more of retrace, program, got nope"):
+    with pytest.raises(UsageError, match="--via: one or more of retrace, program, got nope"):
         corpus_mod.replay(corpus, via=("nope",))
     case = json.loads((entry / "case.json").read_text())
     del case["program"]
