@@ -204,6 +204,7 @@ def test_a_small_entry_replays_through_its_program_and_the_retrace(tmp_path: Pat
     assert "dynamic runs at 4x the static median" in rows[1]["detail"]
 
 
+@pytest.mark.spawns
 @pytest.mark.torch
 def test_the_seeded_corpus_replays(tmp_path: Path) -> None:
     """`symshrink corpus replay` as a maintainer runs it: one row per entry, each judged."""
