@@ -268,3 +268,19 @@ def test_symbols_that_occur_alike_form_a_class() -> None:
     # the same counts of operations and of uses, but swapping s0 and s2 changes the model
     m = symint_model("s0*s1 + s2*s3 + s0", {"s0": 3, "s1": 5, "s2": 7, "s3": 11})
     assert sorted(sorted(c) for c in symbols.symbol_classes(m)) == [["s2", "s3"]]
+
+
+def test_bypasses_that_keep_the_shape_come_first() -> None:
+    """`mul(x, 1)`, `add(x, 0)`, `convert_element_type`: any set of them can go at once; an
+    `iota`, `unsqueeze` or `view` bypassed seldom leaves a graph that traces."""
+    from pathlib import Path
+
+    from symshrink.repro.parse import parse_file
+
+    example = parse_file(Path(__file__).resolve().parents[1] / "examples" / "sym_outer_n8.py")
+    order = [e.node for e in inputs.bypass_edits(example)]
+    keeping = ["add", "add_1", "add_2", "add_3", "add_4", "add_5", "add_6", "add_7"]
+    keeping += ["mul", "add_9", "convert_element_type", "mul_1", "add_11"]
+    keeping += ["convert_element_type_1", "add_12", "mul_3"]
+    assert order[: len(keeping)] == keeping
+    assert {"iota", "unsqueeze", "view", "sum_9"} <= set(order[len(keeping) :])

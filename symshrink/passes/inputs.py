@@ -17,7 +17,7 @@ from typing import Any
 
 from symshrink.passes import Pass
 from symshrink.passes.common import placeholders
-from symshrink.repro import source
+from symshrink.repro import shapes, source
 from symshrink.repro.model import Expr, Repro, SymIntInput
 
 
@@ -53,7 +53,18 @@ def rewrite_output_drops(repro: Repro, edits: Sequence[DropOutput]) -> Repro | N
 
 
 def bypass_edits(repro: Repro) -> list[BypassNode]:
-    return [BypassNode(n, x) for n, x in source.bypassable(repro.module_source)]
+    """Nodes whose operand has their shape first (`mul(x, 1)`, `convert_element_type`):
+    any set of them can go at once, where bypassing a node that changes the shape (an
+    `unsqueeze`, a `view`) leaves a graph that seldom traces, so the search removes the
+    former in large groups before it meets the latter."""
+    env = shapes.values(repro)
+
+    def keeps_shape(e: BypassNode) -> bool:
+        node, operand = env.get(e.node), env.get(e.operand)
+        return isinstance(node, shapes.Tensor) and node == operand and None not in node.shape
+
+    edits = [BypassNode(n, x) for n, x in source.bypassable(repro.module_source)]
+    return sorted(edits, key=lambda e: not keeps_shape(e))
 
 
 def rewrite_bypasses(repro: Repro, edits: Sequence[BypassNode]) -> Repro | None:

@@ -26,7 +26,7 @@ from symshrink.expr import evaluate, free_symbol_names
 from symshrink.repro import source
 from symshrink.repro.model import Repro, SymIntInput, TensorInput
 
-__all__ = ["untraceable"]
+__all__ = ["UNKNOWN", "Tensor", "untraceable", "values"]
 
 
 @dataclass(frozen=True)
@@ -61,9 +61,21 @@ class _Give(Exception):
 def untraceable(repro: Repro) -> str | None:
     """Why `repro`'s forward cannot trace at its hints (the statement and what does not
     fit), or None if it can or the check cannot tell."""
+    return _run(repro)[1]
+
+
+def values(repro: Repro) -> dict[str, Any]:
+    """The values of forward's names (parameters and nodes) at the hints, as far as forward
+    traces: a `Tensor` (its shape), an int, or UNKNOWN."""
+    return _run(repro)[0]
+
+
+def _run(repro: Repro) -> tuple[dict[str, Any], str | None]:
+    """The values of forward's names at the hints, up to the statement that cannot trace
+    (and why), or all of them."""
     params = source.forward_params(repro.module_source)
     if len(params) != len(repro.inputs):
-        return None
+        return {}, None
     pairs = zip(params, repro.inputs, strict=True)
     env: dict[str, Any] = {p: _input_value(repro, x) for p, x in pairs}
     for stmt in source.forward_body(repro.module_source):
@@ -80,8 +92,8 @@ def untraceable(repro: Repro) -> str | None:
             elif isinstance(stmt, ast.Return | ast.Expr) and stmt.value is not None:
                 _eval(stmt.value, env)
         except Untraceable as e:
-            return f"{ast.unparse(stmt)}: {e}"
-    return None
+            return env, f"{ast.unparse(stmt)}: {e}"
+    return env, None
 
 
 def _input_value(repro: Repro, x: object) -> Any:
