@@ -75,7 +75,7 @@ class TimingOracle(Protocol):
     def limit(self, source: str, *, fresh: int = 0) -> Limit: ...
 
     def verdict(
-        self, runs: Sequence[Run], threshold: float, control: ControlTime | None = None
+        self, runs: Sequence[Run], at: float, control: ControlTime | None = None
     ) -> Verdict: ...
 
 

@@ -277,12 +277,12 @@ class CompileOracle(BaseOracle):
         return Reverification(verdicts, limit.baseline_s)
 
     def verdict(
-        self, runs: Sequence[Run], threshold: float, control: ControlTime | None = None
+        self, runs: Sequence[Run], at: float, control: ControlTime | None = None
     ) -> Verdict:
         """Majority decision over the runs of one candidate, then the slippage guard."""
         return decide(
             runs,
-            threshold,
+            at,
             control,
             calibration=self.calibration,
             judging=self.judging,

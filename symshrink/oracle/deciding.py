@@ -32,26 +32,26 @@ def judge(oracle: TimingOracle, source: str) -> Verdict:
     judging = oracle.judging
     try:
         limit, made = _opening(oracle, source)
-        threshold = _bar(oracle, limit)
-        runs = _decide(oracle, source, threshold, made)
-        if _majority_slow(oracle, runs, threshold) and not limit.fresh:
+        bar = _bar(oracle, limit)
+        runs = _decide(oracle, source, bar, made)
+        if _majority_slow(oracle, runs, bar) and not limit.fresh:
             # Against its control measured now: one measured under another load would
             # move the limit by as much as that load moves the candidate.
-            stopped_at = noise.stop_at(threshold, judging.band)
+            stopped_at = noise.stop_at(bar, judging.band)
             limit = oracle.limit(source, fresh=judging.control_runs)
-            threshold = _bar(oracle, limit)
+            bar = _bar(oracle, limit)
             clear = len(runs) == 1 and runs[0].exit.reason == "threshold"
-            if not (clear and stopped_at >= noise.stop_at(threshold, judging.band)):
-                runs = _decide(oracle, source, threshold)
+            if not (clear and stopped_at >= noise.stop_at(bar, judging.band)):
+                runs = _decide(oracle, source, bar)
     except NoLimit as e:
         return unjudged(str(e), judging)
-    if _majority_slow(oracle, runs, threshold):
+    if _majority_slow(oracle, runs, bar):
         for _ in range(judging.confirm):
-            run = oracle.run(source, kill_at=threshold)
-            if not noise.slow(_outcome(oracle, run), threshold):  # not confirmed: it says
-                return oracle.verdict([run], threshold, limit.control)
+            run = oracle.run(source, kill_at=bar)
+            if not noise.slow(_outcome(oracle, run), bar):  # not confirmed: it says
+                return oracle.verdict([run], bar, limit.control)
             runs.append(run)
-    return oracle.verdict(runs, threshold, limit.control)
+    return oracle.verdict(runs, bar, limit.control)
 
 
 def _opening(oracle: TimingOracle, source: str) -> tuple[Limit, list[Run]]:
@@ -93,15 +93,13 @@ def _opening(oracle: TimingOracle, source: str) -> tuple[Limit, list[Run]]:
         shutil.rmtree(files, ignore_errors=True)
 
 
-def _decide(
-    oracle: TimingOracle, source: str, threshold: float, made: Sequence[Run] = ()
-) -> list[Run]:
-    """Runs of `source` (`made` already made), each stopped `band` above the threshold:
+def _decide(oracle: TimingOracle, source: str, bar: float, made: Sequence[Run] = ()) -> list[Run]:
+    """Runs of `source` (`made` already made), each stopped `band` above the bar:
     one, unless it ends within the band, then more until a majority agrees."""
     band, reruns = oracle.judging.band, oracle.judging.reruns
-    kill_at = noise.stop_at(threshold, band)
+    kill_at = noise.stop_at(bar, band)
     runs = list(made) or [oracle.run(source, kill_at=kill_at)]
-    while noise.another_run([_outcome(oracle, r) for r in runs], threshold, band, reruns):
+    while noise.another_run([_outcome(oracle, r) for r in runs], bar, band, reruns):
         runs.append(oracle.run(source, kill_at=kill_at))
     return runs
 
@@ -114,5 +112,5 @@ def _bar(oracle: TimingOracle, limit: Limit) -> float:
     return noise.bar(limit.seconds, oracle.margin)
 
 
-def _majority_slow(oracle: TimingOracle, runs: Sequence[Run], threshold: float) -> bool:
-    return noise.majority_slow([_outcome(oracle, r) for r in runs], threshold)
+def _majority_slow(oracle: TimingOracle, runs: Sequence[Run], bar: float) -> bool:
+    return noise.majority_slow([_outcome(oracle, r) for r in runs], bar)

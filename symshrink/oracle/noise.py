@@ -5,7 +5,8 @@ reduction the bar is the limit x (1 + margin): a reduction stops at the edge of 
 as slow, so without a margin its result is slow by a hair. A run is stopped `band` above
 the bar; one that ends within `band` of it, either side, is too close to call, and more runs
 decide (the majority of up to 1 + `reruns`). `Judging` holds these knobs; `Outcome` is what
-the rules need of a run.
+the rules need of a run; `at` is the line a run is judged at: the bar during the
+reduction, the limit at re-verification.
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ class Judging:
     the edge of what counts as slow, so without a margin its result is slow by a hair and
     a re-run says no about half the time (benchmarks/noise.py measures this). None: the
     spread of the original's control runs (`Calibration.spread`), at least MIN_MARGIN.
-    `band`: a first run that ends within this fraction of the threshold, below or above,
+    `band`: a first run that ends within this fraction of the bar, below or above,
     is too close to call: up to `reruns` more runs, the majority decides. A run still going
-    at (1 + band) x the threshold is slow by more than the noise, on its own.
+    at (1 + band) x the bar is slow by more than the noise, on its own.
     `confirm`: a slow verdict must be confirmed by this many more runs, all slow (0: the
     band decides; benchmarks/noise.py compares the two).
     `control_runs`: runs of each new control (their median counts).
@@ -92,36 +93,36 @@ def bar(limit_s: float, margin: float) -> float:
     return limit_s * (1 + margin)
 
 
-def stop_at(threshold: float, band: float) -> float:
-    """Where a run judged at `threshold` is stopped: `band` above it."""
-    return threshold * (1 + band)
+def stop_at(at: float, band: float) -> float:
+    """Where a run judged at `at` is stopped: `band` above it."""
+    return at * (1 + band)
 
 
-def failed(run: Outcome, threshold: float) -> bool:
-    """An error, or the timeout before the threshold (a hang says nothing of slowness)."""
-    return run.failed or (run.timed_out and run.seconds < threshold)
+def failed(run: Outcome, at: float) -> bool:
+    """An error, or the timeout before `at` (a hang says nothing of slowness)."""
+    return run.failed or (run.timed_out and run.seconds < at)
 
 
-def slow(run: Outcome, threshold: float) -> bool:
-    """Stopped at the threshold, or finished at or above it."""
-    return not failed(run, threshold) and (not run.ended or run.seconds >= threshold)
+def slow(run: Outcome, at: float) -> bool:
+    """Stopped at `at`, or finished at or above it."""
+    return not failed(run, at) and (not run.ended or run.seconds >= at)
 
 
-def near(run: Outcome, threshold: float, band: float) -> bool:
-    """Finished, but close enough to the threshold (below or above) that noise could have
+def near(run: Outcome, at: float, band: float) -> bool:
+    """Finished, but close enough to `at` (below or above) that noise could have
     decided."""
-    return not run.failed and run.ended and abs(run.seconds - threshold) < threshold * band
+    return not run.failed and run.ended and abs(run.seconds - at) < at * band
 
 
-def majority_slow(runs: Sequence[Outcome], threshold: float) -> bool:
-    return 2 * sum(slow(r, threshold) for r in runs) > len(runs)
+def majority_slow(runs: Sequence[Outcome], at: float) -> bool:
+    return 2 * sum(slow(r, at) for r in runs) > len(runs)
 
 
-def another_run(runs: Sequence[Outcome], threshold: float, band: float, reruns: int) -> bool:
+def another_run(runs: Sequence[Outcome], at: float, band: float, reruns: int) -> bool:
     """Whether one more run is needed: the first was too close to call and the majority of
     1 + `reruns` runs is still open."""
     most = 1 + reruns
-    if not runs or not near(runs[0], threshold, band) or len(runs) >= most:
+    if not runs or not near(runs[0], at, band) or len(runs) >= most:
         return False
-    slow_runs = sum(slow(r, threshold) for r in runs)
+    slow_runs = sum(slow(r, at) for r in runs)
     return 2 * max(slow_runs, len(runs) - slow_runs) <= most

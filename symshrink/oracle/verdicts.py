@@ -26,7 +26,7 @@ def unjudged(why: str, judging: Judging) -> Verdict:
 
 def decide(
     runs: Sequence[Run],
-    threshold: float,
+    at: float,
     control: ControlTime | None,
     *,
     calibration: Calibration,
@@ -38,27 +38,27 @@ def decide(
     the original's hot spots in the phases the candidate's runs are in."""
     clock = calibration.clock
     make = _Maker(clock, judging, None if control is None else control.seconds)
-    bad = [r for r in runs if failed(Outcome.of(r, clock), threshold)]
+    bad = [r for r in runs if failed(Outcome.of(r, clock), at)]
     ok = [r for r in runs if r not in bad]
     if len(bad) > len(ok):
         rep = bad[0]
         return make("error", rep, rep.error or f"timeout after {rep.exit.wall_s:.1f}s wall")
-    slow_runs = [r for r in ok if slow(Outcome.of(r, clock), threshold)]
+    slow_runs = [r for r in ok if slow(Outcome.of(r, clock), at)]
     fast = [r for r in ok if r not in slow_runs]
     votes = f" ({len(slow_runs)}/{len(ok)} runs slow)" if len(ok) > 1 else ""
     if 2 * len(slow_runs) <= len(ok):
         rep = median_run(fast, clock)
-        return make("fast", rep, f"finished in {make.seconds(rep)} < {threshold:.2f}s{votes}")
+        return make("fast", rep, f"finished in {make.seconds(rep)} < {at:.2f}s{votes}")
     rep = median_run(slow_runs, clock)
     how = "stopped" if rep.exit.reason != "exited" else "finished"
-    detail = f"{how} at {make.seconds(rep)} >= {threshold:.2f}s{votes}"
+    detail = f"{how} at {make.seconds(rep)} >= {at:.2f}s{votes}"
     # CPU seconds per spot, of one run: comparable with the control's
     n = len(slow_runs)
     counts = {spot: s / n for spot, s in merge_counts(r.seconds() for r in slow_runs).items()}
     phase = Counter(r.slow_phase for r in slow_runs).most_common(1)[0][0]
     original = reference or calibration.like(rep, judging.top)
     if judging.signature and original is not None:
-        # A run stopped at the threshold is in whatever phase the kill caught it (the
+        # A run stopped at its kill point is in whatever phase the kill caught it (the
         # original may be in another then: with a margin, the kill comes later); only
         # runs that finished say which phase their time went to.
         finished = all(r.exit.reason == "exited" for r in slow_runs)
