@@ -374,7 +374,7 @@ def capture(options: Options, notify: Callable[[str], None] = lambda _: None) ->
         }
         run = _Run(options, env, notify)
         returncode = run.run(argv)
-        if options.check:
+        if options.check and not run.signalled:  # a SIGINT / SIGTERM ends the command
             run.check(Path(tmp))
         return run.outcome(returncode)
 

@@ -950,8 +950,10 @@ def main() -> None:
     """
     logging.basicConfig(level=logging.WARNING, format="symshrink: warning: %(message)s")
     try:
-        with interrupts():
-            code = app(standalone_mode=False)
+        with interrupts() as received:
+            code = app(standalone_mode=False)  # typer: exit 130 for any KeyboardInterrupt
+    except Interrupted:  # outside a command (typer's catch): `received` says which
+        code = None
     except SymshrinkError as e:
         typer.echo(f"symshrink: error: {e}", err=True)
         sys.exit(2)
@@ -964,9 +966,10 @@ def main() -> None:
             message = " ".join(e.format_message().split())
             typer.echo(f"{command}: error: {message} (try '{command} --help')", err=True)
         sys.exit(2)
-    except (Interrupted, typer.Abort) as e:  # click wraps a KeyboardInterrupt
-        cause = e.__cause__ if isinstance(e, typer.Abort) else e
-        signum = cause.exit_code - 128 if isinstance(cause, Interrupted) else 2
-        typer.echo(f"symshrink: interrupted by {signal.Signals(signum).name}", err=True)
-        sys.exit(128 + signum)
+    except typer.Abort:  # click's, at an end of input
+        typer.echo("symshrink: interrupted", err=True)
+        sys.exit(130)
+    if received:  # the command did not take the signal itself (minimize, capture do)
+        typer.echo(f"symshrink: interrupted by {signal.Signals(received[0]).name}", err=True)
+        sys.exit(128 + received[0])
     sys.exit(code if isinstance(code, int) else 0)

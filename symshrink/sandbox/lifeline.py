@@ -178,21 +178,24 @@ class Interrupted(KeyboardInterrupt):
 
 
 @contextlib.contextmanager
-def interrupts() -> Iterator[None]:
+def interrupts() -> Iterator[list[int]]:
     """SIGINT and SIGTERM raise `Interrupted` alike, once every child in flight was killed
-    with its group (the threads waiting for them would otherwise wait for them to end).
+    with its group (the threads waiting for them would otherwise wait for them to end);
+    the list it gives gets each signal's number (an inner `interrupts` takes them first).
     Outside the main thread (a caller of the Python API) signals stay the caller's."""
+    received: list[int] = []
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield received
         return
 
     def handler(signum: int, frame: object) -> None:
+        received.append(signum)
         kill_all()
         raise Interrupted(signum)
 
     previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        yield
+        yield received
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)
