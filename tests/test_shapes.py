@@ -64,6 +64,31 @@ A = "torch.ops.aten."
         (f"c = {A}cat.default([x, y])\nreturn (c,)", "cat of tensors of [1, 2] dims"),
         (f"s = {A}sym_size.int(x, 0)\nv = {A}view.default(x, [s, -1])\nreturn (v,)", None),
         (f"z = {A}full.default([n], 0)\nw = {A}where.self(z, x, y)", "do not broadcast"),
+        # a view reads memory as it is: an expanded (stride 0) or permuted tensor may not fit
+        (
+            f"u = {A}unsqueeze.default(y, 0)\ne = {A}expand.default(u, [3, 4])\n"
+            f"v = {A}view.default(e, [12])",
+            "cannot view a tensor of shape (3, 4) and strides (0, 1)",
+        ),
+        (
+            f"u = {A}unsqueeze.default(y, 0)\ne = {A}expand.default(u, [3, 4])\n"
+            f"v = {A}view.default(e, [3, 2, 2])",
+            None,
+        ),
+        (
+            f"u = {A}unsqueeze.default(y, 0)\ne = {A}expand.default(u, [3, 4])\n"
+            f"c = {A}clone.default(e, memory_format = torch.contiguous_format)\n"
+            f"v = {A}view.default(c, [12])",
+            None,
+        ),
+        (f"t = {A}permute.default(x, [1, 0])\nv = {A}view.default(t, [n])", "strides (1, 4)"),
+        (f"t = {A}permute.default(x, [1, 0])\nv = {A}reshape.default(t, [n])", None),
+        # a pointwise op's strides follow its inputs' layout: not modelled, so not judged
+        (
+            f"m = {A}mul.Tensor(x, 2)\nt = {A}permute.default(m, [1, 0])\n"
+            f"v = {A}view.default(t, [n])",
+            None,
+        ),
         # slicing past the end: symbolic tracing need not clamp as eager does; not judged
         (f"s = {A}slice.Tensor(y, 0, 0, n)\nv = {A}view.default(s, [n])", None),
         # an op the check does not know, and everything computed from it, is allowed

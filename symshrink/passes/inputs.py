@@ -61,7 +61,12 @@ def bypass_edits(repro: Repro) -> list[BypassNode]:
 
     def keeps_shape(e: BypassNode) -> bool:
         node, operand = env.get(e.node), env.get(e.operand)
-        return isinstance(node, shapes.Tensor) and node == operand and None not in node.shape
+        return (
+            isinstance(node, shapes.Tensor)
+            and isinstance(operand, shapes.Tensor)
+            and node.shape == operand.shape
+            and None not in node.shape
+        )
 
     edits = [BypassNode(n, x) for n, x in source.bypassable(repro.module_source)]
     return sorted(edits, key=lambda e: not keeps_shape(e))

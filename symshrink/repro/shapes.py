@@ -31,9 +31,12 @@ __all__ = ["UNKNOWN", "Tensor", "untraceable", "values"]
 
 @dataclass(frozen=True)
 class Tensor:
-    """A tensor's shape at the hints; a dim is None where it cannot be computed."""
+    """A tensor's shape at the hints; a dim is None where it cannot be computed. Its
+    strides where the ops that made it say them for certain (inputs, `expand`, `permute`,
+    views, new tensors), else None."""
 
     shape: tuple[int | None, ...]
+    strides: tuple[int, ...] | None = None
 
     @property
     def rank(self) -> int:
@@ -48,6 +51,13 @@ class _Unknown:
 
 
 UNKNOWN = _Unknown()
+
+
+class _Dotted(str):
+    """A dotted name as an argument (`torch.contiguous_format`), by its text."""
+
+
+_CONTIGUOUS_FORMAT = _Dotted("torch.contiguous_format")
 
 
 class Untraceable(Exception):
@@ -98,7 +108,12 @@ def _run(repro: Repro) -> tuple[dict[str, Any], str | None]:
 
 def _input_value(repro: Repro, x: object) -> Any:
     if isinstance(x, TensorInput):
-        return Tensor(tuple(_at_hints(e, repro.hints) for e in x.shape))
+        shape = tuple(_at_hints(e, repro.hints) for e in x.shape)
+        if x.stride is None:
+            return _contiguous(shape)
+        strides = tuple(_at_hints(e, repro.hints) for e in x.stride)
+        known = None if None in strides else tuple(d for d in strides if d is not None)
+        return Tensor(shape, known)
     if isinstance(x, SymIntInput):
         value = _at_hints(x.expr, repro.hints) if x.expr is not None else x.hint
         return UNKNOWN if value is None else value
@@ -141,6 +156,8 @@ def _eval(node: ast.expr, env: Mapping[str, Any]) -> Any:
                 return UNKNOWN
             return _BINOPS[type(node.op)](left, right)
         return UNKNOWN
+    if isinstance(node, ast.Attribute):
+        return _Dotted(ast.unparse(node))
     if isinstance(node, ast.Call):
         op = _OPS.get(ast.unparse(node.func))
         args = [_eval(a, env) for a in node.args]
@@ -246,6 +263,42 @@ def _broadcast(*shapes: tuple[int | None, ...]) -> Tensor:
     return Tensor(tuple(out))
 
 
+def _contiguous(shape: tuple[int | None, ...]) -> Tensor:
+    if None in shape:
+        return Tensor(shape)
+    strides, step = [], 1
+    for d in reversed(shape):
+        strides.append(step)
+        step *= max(d or 0, 1)
+    return Tensor(shape, tuple(reversed(strides)))
+
+
+def _view_strides(
+    shape: tuple[int, ...], strides: tuple[int, ...], new: tuple[int, ...]
+) -> tuple[int, ...] | None:
+    """The strides of `new` viewing memory laid out as (shape, strides), or None where no
+    view can (ATen's computeStride)."""
+    if not shape:
+        return tuple(1 for _ in new)
+    out = [0] * len(new)
+    view_d = len(new) - 1
+    base = strides[-1]
+    tensor_numel = view_numel = 1
+    for d in range(len(shape) - 1, -1, -1):
+        tensor_numel *= shape[d]
+        if d == 0 or (shape[d - 1] != 1 and strides[d - 1] != tensor_numel * base):
+            while view_d >= 0 and (view_numel < tensor_numel or new[view_d] == 1):
+                out[view_d] = view_numel * base
+                view_numel *= new[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if d > 0:
+                base = strides[d - 1]
+                tensor_numel = view_numel = 1
+    return tuple(out) if view_d == -1 else None
+
+
 def _numel(shape: Sequence[int | None]) -> int | None:
     return None if None in shape else math.prod(d for d in shape if d is not None)
 
@@ -268,7 +321,13 @@ def _where(a: _Args) -> Tensor:
 
 
 def _same(a: _Args) -> Tensor:
-    return a.tensor(0, "self")
+    return Tensor(a.tensor(0, "self").shape)
+
+
+def _clone(a: _Args) -> Tensor:
+    x = a.tensor(0, "self")
+    contiguous = a.kwargs.get("memory_format") == _CONTIGUOUS_FORMAT
+    return _contiguous(x.shape) if contiguous else Tensor(x.shape)
 
 
 def _scalar(a: _Args) -> Tensor:
@@ -319,6 +378,22 @@ def _view(a: _Args) -> Tensor:
     return Tensor(tuple(sizes))
 
 
+def _strided_view(a: _Args) -> Tensor:
+    """`view`: `reshape`'s shapes, and memory that a view can read (no copy)."""
+    x, out = a.tensor(0, "self"), _view(a)
+    if x.strides is None or None in x.shape or None in out.shape or not _numel(out.shape):
+        return out
+    old = tuple(d for d in x.shape if d is not None)
+    new = tuple(d for d in out.shape if d is not None)
+    strides = _view_strides(old, x.strides, new)
+    if strides is None:
+        raise Untraceable(
+            f"cannot view a tensor of shape {_show(old)} and strides {x.strides} as "
+            f"{_show(new)}: no strides fit (it would need a copy)"
+        )
+    return Tensor(out.shape, strides)
+
+
 def _expand(a: _Args) -> Tensor:
     x = a.tensor(0, "self")
     sizes = a.integers(1, "size")
@@ -339,7 +414,13 @@ def _expand(a: _Args) -> Tensor:
             raise Untraceable(f"cannot expand {_show(x.shape)} to {_show(sizes)}")
         else:
             out.append(size)
-    return Tensor(tuple(out))
+    if x.strides is None or None in out or None in x.shape:
+        return Tensor(tuple(out))
+    strides = [0] * lead + [
+        0 if have == 1 and size != 1 else stride
+        for have, size, stride in zip(x.shape, out[lead:], x.strides, strict=True)
+    ]
+    return Tensor(tuple(out), tuple(strides))
 
 
 def _permute(a: _Args) -> Tensor:
@@ -350,13 +431,18 @@ def _permute(a: _Args) -> Tensor:
     wrapped = [_dim(d, x.rank) for d in dims if d is not None]
     if len(wrapped) != x.rank or sorted(wrapped) != list(range(x.rank)):
         raise Untraceable(f"permute {dims} of a tensor of {x.rank} dims")
-    return Tensor(tuple(x.shape[d] for d in wrapped))
+    strides = None if x.strides is None else tuple(x.strides[d] for d in wrapped)
+    return Tensor(tuple(x.shape[d] for d in wrapped), strides)
 
 
 def _unsqueeze(a: _Args) -> Tensor:
     x = a.tensor(0, "self")
     d = _dim(a.integer(1, "dim"), x.rank + 1)
-    return Tensor((*x.shape[:d], 1, *x.shape[d:]))
+    shape = (*x.shape[:d], 1, *x.shape[d:])
+    if x.strides is None or (d < x.rank and x.shape[d] is None):
+        return Tensor(shape)
+    new = 1 if d >= x.rank else x.shape[d] * x.strides[d]  # type: ignore[operator]
+    return Tensor(shape, (*x.strides[:d], new, *x.strides[d:]))
 
 
 def _squeeze_dim(a: _Args) -> Tensor:
@@ -366,7 +452,10 @@ def _squeeze_dim(a: _Args) -> Tensor:
     d = _dim(a.integer(1, "dim"), x.rank)
     if x.shape[d] is None:
         raise _Give
-    return Tensor(x.shape[:d] + x.shape[d + 1 :]) if x.shape[d] == 1 else x
+    if x.shape[d] != 1:
+        return x
+    strides = None if x.strides is None else x.strides[:d] + x.strides[d + 1 :]
+    return Tensor(x.shape[:d] + x.shape[d + 1 :], strides)
 
 
 def _transpose(a: _Args) -> Tensor:
@@ -464,7 +553,7 @@ def _slice_scatter(a: _Args) -> Tensor:
     """`self`'s shape; `src` is not checked against the slice: the trace lets a 0-dim one
     through."""
     a.tensor(1, "src")
-    return a.tensor(0, "self")
+    return Tensor(a.tensor(0, "self").shape)
 
 
 def _select(a: _Args) -> Tensor:
@@ -501,7 +590,7 @@ def _new_shape(a: _Args) -> Tensor:
     sizes = a.integers(0, "size")
     if any(d is not None and d < 0 for d in sizes):
         raise Untraceable(f"negative size in {_show(sizes)}")
-    return Tensor(tuple(sizes))
+    return _contiguous(tuple(sizes))
 
 
 def _full(a: _Args) -> Tensor:
@@ -515,7 +604,7 @@ def _iota(a: _Args) -> Tensor:
     length = a.integer(0, "length")
     if length < 0:
         raise Untraceable(f"iota of negative length {length}")
-    return Tensor((length,))
+    return _contiguous((length,))
 
 
 def _sym_size(a: _Args) -> int:
@@ -559,16 +648,18 @@ def _ops() -> dict[str, Callable[[_Args], Any]]:
     for name in ("maximum.default", "minimum.default", "pow.Tensor_Scalar", "rsub.Scalar"):
         table[aten + name] = _binary
     for name in (
-        "clone", "alias", "neg", "exp", "relu", "abs", "sigmoid", "tanh", "sqrt", "rsqrt",
+        "alias", "neg", "exp", "relu", "abs", "sigmoid", "tanh", "sqrt", "rsqrt",
         "log", "detach", "reciprocal", "ceil", "floor",
     ):  # fmt: skip
         table[f"{aten}{name}.default"] = _same
     table["torch.ops.prims.convert_element_type.default"] = _same
+    table[aten + "clone.default"] = _clone
     table[aten + "where.self"] = _where
     table[aten + "sum.default"] = _reduce_all
     for name in ("sum.dim_IntList", "mean.dim", "amax.default", "amin.default"):
         table[aten + name] = _reduce_dims
-    for name in ("view.default", "reshape.default", "_unsafe_view.default"):
+    table[aten + "view.default"] = _strided_view
+    for name in ("reshape.default", "_unsafe_view.default"):
         table[aten + name] = _view
     table[aten + "expand.default"] = _expand
     table[aten + "permute.default"] = _permute
