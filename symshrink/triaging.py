@@ -293,7 +293,7 @@ def _stages(run: _Run) -> Triage:
         run.repro = options.repro.resolve()
         run.symbols = len(parse_file(run.repro).hints)
         if not run.symbols:
-            return run.done("no symbols", "no symbols: the repro has no free symbol to reduce")
+            return run.done("no symbols", "the repro has no free symbol to reduce")
     with run.stage("minimize"):
         minimized = _minimize(run)
         while isinstance(minimized, Triage) and _next_graph(run, minimized):
@@ -399,7 +399,7 @@ def _why_none(record: CaptureRecord) -> tuple[TriageVerdict, str] | None:
             return "outside any graph", f"{before}; its graphs have no free symbols"
         n = len(record.graphs)
         return "no symbols", (
-            f"no symbols: the {n} graph{'s' if n > 1 else ''} that reached Inductor "
+            f"the {n} graph{'s' if n > 1 else ''} that reached Inductor "
             "compiled with static shapes (no free symbol)"
         )
     return None
