@@ -670,8 +670,9 @@ def corpus_sympy_repro(
         bool, typer.Option("--shrink/--no-shrink", help="drop terms while still slow")
     ] = True,
 ) -> None:
-    """Write each entry's sympy-only reproducer (sympy_repro.py) where one sympy function
-    dominates its compile; case.json records its seconds with sympy alone, or why none."""
+    """Write each entry's sympy-only reproducer (sympy_repro.py): the sympy calls of its
+    compile recorded in order, replayed by sympy alone, verified in fresh processes and
+    shrunk; case.json records its seconds in the compile and alone, or why there is none."""
     from symshrink import corpus as corpus_mod
 
     for name, record in corpus_mod.sympy_repros(
@@ -680,9 +681,10 @@ def corpus_sympy_repro(
         if record.file is None:
             typer.echo(f"{name}: none ({record.why})")
         else:
+            alone = ", ".join(f"{s:.3f}" for s in record.kept_replay_s or ())
             typer.echo(
-                f"{name}: {record.file} ({record.function}, "
-                f"{record.sympy_alone_s} s with sympy alone)"
+                f"{name}: {record.file} ({record.kept} of {record.calls} calls, "
+                f"{record.kept_s} s in the compile, {alone} s with sympy alone)"
             )
 
 
@@ -713,7 +715,8 @@ def program(
 
 @app.command(
     "sympy-repro",
-    epilog="Exit codes: 0 a script written, 1 the capture failed, 2 bad input or option.",
+    epilog="Exit codes: 0 a script written, 1 the record failed, 2 bad input or option, "
+    "3 the replay did not verify (no script).",
 )
 def sympy_repro(
     repro: ReproPath,
@@ -721,25 +724,31 @@ def sympy_repro(
         Path | None,
         typer.Option("-o", "--out", help=_with_default("output script", "REPRO.sympy.py")),
     ] = None,
-    threshold: Annotated[
-        float | None,
-        typer.Option(help=_with_default("seconds that count as slow", "half the call's time")),
-    ] = None,
-    timeout: Annotated[float, typer.Option(help="hard cap on the capture and each run")] = 900.0,
+    timeout: Annotated[float, typer.Option(help="hard cap on the record and each run")] = 900.0,
     shrink: Annotated[
-        bool, typer.Option("--shrink/--no-shrink", help="drop terms while still slow")
+        bool, typer.Option("--shrink/--no-shrink", help="drop calls while still slow")
     ] = True,
+    torch_setting: TorchSettings = None,
 ) -> None:
-    """Write a pure-sympy script reproducing the slowest sympy call of the compile."""
+    """Write a pure-sympy script replaying the sympy calls of the repro's compile in order,
+    when its replay takes at least half their time in the compile (3 of 3 fresh runs)."""
     from symshrink import sympy_repro as sr
 
     target = out or repro.with_name(f"{repro.stem}.sympy.py")
     try:
-        built = sr.build(repro, target, threshold=threshold, timeout=timeout, do_shrink=shrink)
-    except sr.CaptureError as e:
+        built = sr.build(
+            repro,
+            target,
+            timeout=timeout,
+            do_shrink=shrink,
+            torch_settings=_settings(torch_setting or []),
+        )
+    except sr.RecordError as e:
         typer.echo(f"symshrink: error: {e}", err=True)
         raise typer.Exit(1) from None
     typer.echo(built.summary(), nl=False)
+    if built.kept is None:
+        raise typer.Exit(3)
 
 
 @app.command(epilog="Exit codes: 0 compiled, 1 the retrace or compile failed, 2 bad input.")

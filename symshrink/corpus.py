@@ -920,21 +920,15 @@ def widen_table(results: Sequence[Widened]) -> str:
 
 # ------------------------------------------------------------------- sympy reproducers
 
-# One sympy function "dominates" an entry when its calls hold at least this share of the
-# entry's compile; its slowest call is then the entry's sympy-only reproducer.
-DOMINANT_SHARE = 0.5
-SYMPY_SLOW_S = 0.1  # a reproducer that runs faster than this shows nothing
-
 
 def sympy_repros(
     corpus: Path, *, names: Sequence[str] = (), timeout_s: float = 300.0, shrink: bool = True
 ) -> list[tuple[str, SympyRepro]]:
     """Write each entry's sympy-only reproducer (`symshrink.sympy_repro.build` on its
-    repro.py, else its origin.py) as `sympy_repro.py` where one sympy function dominates
-    that script's compile, and record it in case.json's `sympy_repro`: the script it came
-    from, the file and its seconds with sympy alone, or `file: None` and why there is none
-    (no sympy call could be rebuilt without torch, or no function holds DOMINANT_SHARE of
-    the compile). Returns (name, record) per entry."""
+    repro.py, with its torch settings) as `sympy_repro.py` when its replay verifies, and
+    record it in case.json's `sympy_repro`: the calls recorded, their seconds in the compile
+    and with sympy alone, or `file: None` and why there is none. Returns (name, record)
+    per entry."""
     results = []
     for entry in entries(corpus, names):
         record = _sympy_repro(entry, timeout_s, shrink)
@@ -947,61 +941,49 @@ def sympy_repros(
 
 
 def _sympy_repro(entry: Entry, timeout_s: float, shrink: bool) -> SympyRepro:
-    """One entry's record, from its repro.py, else from its origin.py (the original,
-    where the pathology is widest and one function more often dominates); a kept script
-    is written into the entry."""
-    records = [
-        _sympy_repro_of(entry, name, timeout_s, shrink)
-        for name in (REPRO, ORIGIN)
-        if (entry.path / name).is_file()
-    ]
-    kept = next((r for r in records if r.file is not None), None)
-    if kept is not None:
-        return kept
-    return replace(records[0], why="; ".join(f"{r.script}: {r.why}" for r in records))
-
-
-def _sympy_repro_of(entry: Entry, name: str, timeout_s: float, shrink: bool) -> SympyRepro:
-    """The record of the entry's script `name`."""
+    """The record of one entry; a verified script is written into the entry."""
     from symshrink import sympy_repro as sr
 
     with tempfile.TemporaryDirectory(prefix="symshrink-sympy-") as tmp:
-        script = Path(tmp) / name  # the capture names the script: no path of this machine
-        script.write_text((entry.path / name).read_text())
+        script = Path(tmp) / REPRO  # the recording names the script: no path of this machine
+        script.write_text(entry.repro.read_text())
+        out = Path(tmp) / SYMPY_REPRO
+        doc = f"The sympy calls of corpus entry {entry.name} (symshrink corpus sympy-repro)."
         try:
-            built = sr.build(script, Path(tmp) / SYMPY_REPRO, timeout=timeout_s, do_shrink=shrink)
-        except sr.CaptureError as e:
-            return SympyRepro(file=None, script=name, why=str(e).replace(f"{tmp}/", ""))
-        call, shrunk = built.captured, built.shrunk
-        compile_s, function_s = built.compile_s, built.function_s
-        share = function_s / compile_s if compile_s and function_s is not None else None
-        alone_s = shrunk.seconds if shrunk is not None else built.standalone_s
+            built = sr.build(
+                script,
+                out,
+                timeout=timeout_s,
+                do_shrink=shrink,
+                torch_settings=entry.case.torch_settings,
+                doc=doc,
+            )
+        except sr.RecordError as e:
+            return SympyRepro(file=None, script=REPRO, why=str(e).replace(f"{tmp}/", ""))
+        full, kept = built.recording, built.kept
         record = SympyRepro(
             file=None,
-            script=name,
-            function=call.function,
-            compile_s=_rounded(compile_s),
-            function_s=_rounded(function_s),
-            share=_rounded(share),
-            call_s=_rounded(call.seconds),
-            sympy_alone_s=_rounded(alone_s),
-            terms=(shrunk.terms_before, shrunk.terms_after) if shrunk is not None else None,
-            threshold_s=_rounded(built.threshold),
+            script=REPRO,
+            functions=tuple(sorted({c.function for c in full.calls})),
+            compile_s=full.compile_s,
+            calls=len(full.calls),
+            calls_s=_rounded(full.cpu_s),
+            replay_s=tuple(round(s, 3) for s in built.full_runs) or None,
+            verified=built.verified,
             sympy_version=installed_version("sympy"),
             measured=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         )
-        if share is None or share < DOMINANT_SHARE:
-            held = _cell(share)
-            why = f"no sympy function dominates: {call.function} holds {held} of the compile"
-        elif not built.out.is_file() or alone_s is None or alone_s < SYMPY_SLOW_S:
-            why = (
-                f"{call.function}'s slowest call ({_cell(call.seconds)} s in the compile) "
-                f"takes {_cell(alone_s)} s with sympy alone"
-            )
-        else:
-            atomic_write(entry.path / SYMPY_REPRO, built.out.read_text())
-            return replace(record, file=SYMPY_REPRO)
-        return replace(record, why=why)
+        if kept is None:
+            return replace(record, why=built.why)
+        atomic_write(entry.path / SYMPY_REPRO, out.read_text())
+        return replace(
+            record,
+            file=SYMPY_REPRO,
+            kept=len(kept.calls),
+            kept_s=_rounded(kept.cpu_s),
+            kept_replay_s=tuple(round(s, 3) for s in built.kept_runs),
+            control_s=_rounded(built.control_s),
+        )
 
 
 def _rounded(v: float | None) -> float | None:

@@ -87,7 +87,7 @@ PROGRAM = "program.py"  # it as a torch.compile program (program.render_program)
 CASE = "case.json"  # Case; written last, so its presence marks the entry complete
 ORIGIN = "origin.py"  # a copy of the original, when it is small
 GENERATE = "generate.txt"  # else the command that writes it
-SYMPY_REPRO = "sympy_repro.py"  # the sympy-only reproducer, where one sympy call dominates
+SYMPY_REPRO = "sympy_repro.py"  # the sympy-only reproducer: the compile's sympy calls replayed
 
 # A capture directory and a triage directory.
 CAPTURE = "capture.json"  # CaptureRecord
@@ -416,21 +416,26 @@ class ReplayWidth(_Record):
 
 @dataclass(frozen=True, kw_only=True)
 class SympyRepro(_Record):
-    """An entry's sympy-only reproducer (`file`, written from `script`'s compile), or
-    `file: None` and `why` there is none. The times: the captured compile (`compile_s`),
-    all calls of `function` in it, its share, the slowest call, and the reproducer run with
-    sympy alone; `terms` the call's argument terms before and after shrinking."""
+    """An entry's sympy-only reproducer (`symshrink.sympy_repro`): the `calls` of
+    `functions` recorded in order while `script` compiled (their CPU seconds there,
+    `calls_s`, of the compile's `compile_s`), replayed by sympy alone from a cold cache in
+    fresh processes (`replay_s`, one per run); `verified` when every run took at least
+    half of `calls_s`. Then `file` replays `kept` of the calls (`kept_s` of CPU in the
+    compile, `kept_replay_s` alone in its own verifying runs; `control_s` the same calls
+    with every symbol an integer); else `file: None` and `why`, with the numbers."""
 
     file: str | None
     script: str
-    function: str | None = field(default=None, metadata=OMIT_NONE)
+    functions: tuple[str, ...] | None = field(default=None, metadata=OMIT_NONE)
     compile_s: float | None = field(default=None, metadata=OMIT_NONE)
-    function_s: float | None = field(default=None, metadata=OMIT_NONE)
-    share: float | None = field(default=None, metadata=OMIT_NONE)
-    call_s: float | None = field(default=None, metadata=OMIT_NONE)
-    sympy_alone_s: float | None = field(default=None, metadata=OMIT_NONE)
-    terms: tuple[int, int] | None = field(default=None, metadata=OMIT_NONE)
-    threshold_s: float | None = field(default=None, metadata=OMIT_NONE)
+    calls: int | None = field(default=None, metadata=OMIT_NONE)
+    calls_s: float | None = field(default=None, metadata=OMIT_NONE)
+    replay_s: tuple[float, ...] | None = field(default=None, metadata=OMIT_NONE)
+    verified: bool | None = field(default=None, metadata=OMIT_NONE)
+    kept: int | None = field(default=None, metadata=OMIT_NONE)
+    kept_s: float | None = field(default=None, metadata=OMIT_NONE)
+    kept_replay_s: tuple[float, ...] | None = field(default=None, metadata=OMIT_NONE)
+    control_s: float | None = field(default=None, metadata=OMIT_NONE)
     sympy_version: str | None = field(default=None, metadata=OMIT_NONE)
     measured: str | None = field(default=None, metadata=OMIT_NONE)  # ISO time
     why: str | None = field(default=None, metadata=OMIT_NONE)

@@ -1,26 +1,33 @@
-"""A pure-sympy reproducer: the slowest sympy call of a slow compile, as a script of its own.
+"""A pure-sympy reproducer: the sympy calls of a slow compile, replayed by sympy alone.
 
-When the hot spot of a compile is a sympy call (`sympy.gcd` reached through
-`torch.utils._sympy.functions.safe_gcd` from `FloorDiv.eval`), the bug can be shown with
-sympy alone, and shrunk with an oracle that costs seconds instead of a compile:
+The time a symbolic-shape compile spends in sympy is spread over many calls (hundreds of
+`sympy.gcd` from torch's `safe_gcd`, `Mod.eval` from `PythonMod.eval`), and one call
+replayed alone does not show it: it is short, and it does not see the state the calls
+before it left. So the calls are recorded in order and replayed in order:
 
-1. `capture`: a child process (`python -m symshrink.sympy_repro capture SCRIPT --json`)
-   wraps the named sympy entry points with a timer, retraces the script
-   (`symshrink.retrace.retrace(..., no_native_compile=True)`) and reports the K slowest
-   outermost calls with `sympy.srepr` of their arguments (Symbol assumptions included).
-   torch looks the functions up as module attributes (`sympy.gcd(a, b)` in `safe_gcd`,
-   Inductor's `sizevars`), so patching the attribute on its module is what they see.
-2. `render_script`: a script importing only sympy and time that rebuilds the arguments
-   from their srepr text, times the call and prints the seconds.
-3. `shrink`: the arguments are sums of products; their terms are the items of
-   `symshrink.search.minimize`, the oracle runs the rendered script in a subprocess and a
-   candidate is interesting iff it finishes without error in at least the threshold (or is
-   still running at the hard cap).
+1. `record`: a child process (`python -m symshrink.sympy_repro record SCRIPT`) wraps the
+   entry points torch reaches sympy's polynomial code through (`FUNCTIONS`), retraces the
+   script (`symshrink.retrace.retrace(..., no_native_compile=True)`) and keeps every
+   outermost call in order: its arguments as sympy objects and its thread CPU seconds.
+   torch looks them up as module attributes (`sympy.gcd(a, b)` in `safe_gcd`,
+   `sympy.Mod(p, q)` whose cache misses run `Mod.eval`), so patching the attribute (or the
+   classmethod) is what it sees. The arguments are printed as sympy's repr text over the
+   recording's symbols, each declared once with its assumptions (`integer=True,
+   positive=True`); torch's own functions in them (`FloorDiv(...)`) become Symbols with
+   the same integer and sign assumptions, the same subexpression the same Symbol in
+   every call (`Recording.abstracted` says which).
+2. `render_script`: a script needing only sympy that rebuilds the symbols and the calls,
+   clears sympy's cache and runs the calls in order, printing their CPU seconds
+   (`--per-call`: each call's; `--control`: also the same calls with every symbol an
+   integer, the replay's control).
+3. `verify`: the replay in `VERIFY_RUNS` fresh processes, each at least `VERIFY_SHARE` of
+   the recorded calls' CPU seconds in the compile.
+4. `shrink_calls`: delta debugging over the calls, a candidate kept while its replay holds
+   `KEEP` of the full replay's seconds and stays `CONTROL_RATIO` x its control. The
+   measured per-call seconds pick the first candidate (the slowest calls until they hold
+   the target); the search starts from all the calls when that one is not enough.
 
-A call whose arguments hold one of torch's own sympy functions (FloorDiv, ...) cannot be
-rebuilt without torch: it is captured with `torch_specific` set and skipped.
-
-Only the capture child imports torch; this module imports sympy lazily.
+Only the record child imports torch; this module imports sympy lazily.
 """
 
 from __future__ import annotations
@@ -29,7 +36,6 @@ import argparse
 import contextlib
 import dataclasses
 import functools
-import heapq
 import importlib
 import itertools
 import json
@@ -39,445 +45,242 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from symshrink.files import atomic_write
 from symshrink.search import CountingPredicate, minimize
 
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "DEFAULT_FUNCTIONS",
+    "CONTROL_RATIO",
+    "FUNCTIONS",
+    "KEEP",
+    "VERIFY_RUNS",
+    "VERIFY_SHARE",
     "Built",
     "Call",
-    "CaptureError",
-    "Shrunk",
-    "abstract_torch",
+    "Measured",
+    "RecordError",
+    "Recorder",
+    "Recording",
     "build",
-    "capture",
-    "capture_record",
     "main",
-    "parse_seconds",
+    "measure",
+    "record",
     "render_script",
-    "run_script",
-    "shrink",
-    "split_terms",
-    "term_count",
-    "with_terms",
+    "shrink_calls",
+    "verify",
 ]
 
-DEFAULT_FUNCTIONS = ("sympy.gcd", "sympy.cancel", "sympy.factor_terms")
-"""Entry points torch reaches sympy's polynomial machinery through (`sympy.gcd` first)."""
+FUNCTIONS = (
+    "sympy.gcd",
+    "sympy.core.mod.Mod.eval",
+    "sympy.cancel",
+    "sympy.factor_terms",
+)
+"""Entry points torch reaches sympy's polynomial machinery through, none of which calls
+back into torch: `sympy.gcd` (`safe_gcd`, Inductor's `sizevars`), `Mod.eval` (the cache
+misses of `sympy.Mod`, which `PythonMod.eval` builds), `cancel`, `factor_terms`."""
 
-_SECONDS_LINE = re.compile(r"^seconds: ([0-9.eE+-]+)$", re.MULTILINE)
+VERIFY_RUNS = 3  # fresh processes a reproducer is verified in
+VERIFY_SHARE = 0.5  # each replays at least this share of the calls' CPU seconds in the compile
+KEEP = 0.5  # a shrunk sequence keeps this share of the full replay's seconds
+CONTROL_RATIO = 4.0  # ... and takes this many times its control (every symbol an integer)
+
+_LINE = re.compile(r"^(seconds|control|per call): (.*)$", re.MULTILINE)
 
 
-class CaptureError(RuntimeError):
-    """The capture child failed (no JSON, or the retrace could not start)."""
+class RecordError(RuntimeError):
+    """The record child failed (no JSON, or the retrace could not start)."""
 
 
 @dataclass(frozen=True)
 class Call:
-    """One sympy call: its function's dotted name, its seconds and srepr'd arguments.
-
-    `torch_specific` names the torch classes found in the arguments (then the call
-    cannot be rebuilt with sympy alone); None when the call is pure sympy.
-    `abstracted` pairs a Symbol name with the torch subexpression it stands for, when
-    the capture replaced torch functions (`FloorDiv(...)`) by Symbols (see `abstract`).
-    """
+    """One recorded call: the function's dotted name, its arguments as Python text over
+    sympy's names and the recording's symbols, its thread CPU seconds in the compile."""
 
     function: str
-    seconds: float
     args: tuple[str, ...]
-    kwargs: tuple[tuple[str, str], ...] = ()
-    torch_specific: str | None = None
+    cpu_s: float
+
+
+@dataclass(frozen=True)
+class Recording:
+    """The calls of one compile in order, and the symbols they use.
+
+    `symbols` pairs a name the arguments use with the sympy text declaring it
+    (`Symbol('s0', integer=True, positive=True)`); `abstracted` pairs a Symbol standing for
+    one of torch's functions with the subexpression's text; `compile_s` the compile's CPU
+    seconds (trace and compile), `error` the retrace's failure, if any.
+    """
+
+    script: str
+    calls: tuple[Call, ...]
+    symbols: tuple[tuple[str, str], ...] = ()
     abstracted: tuple[tuple[str, str], ...] = ()
+    compile_s: float | None = None
+    error: str | None = None
+
+    @property
+    def cpu_s(self) -> float:
+        """The calls' CPU seconds in the compile."""
+        return sum(c.cpu_s for c in self.calls)
+
+    def only(self, kept: Sequence[int]) -> Recording:
+        """The recording with only the calls at `kept` (in their order)."""
+        return dataclasses.replace(self, calls=tuple(self.calls[i] for i in sorted(kept)))
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Call:
+    def from_dict(cls, d: Mapping[str, Any]) -> Recording:
         return cls(
-            function=d["function"],
-            seconds=float(d["seconds"]),
-            args=tuple(d["args"]),
-            kwargs=tuple((k, v) for k, v in d.get("kwargs", ())),
-            torch_specific=d.get("torch_specific"),
+            script=d["script"],
+            calls=tuple(Call(c["function"], tuple(c["args"]), c["cpu_s"]) for c in d["calls"]),
+            symbols=tuple((k, v) for k, v in d.get("symbols", ())),
             abstracted=tuple((k, v) for k, v in d.get("abstracted", ())),
+            compile_s=d.get("compile_s"),
+            error=d.get("error"),
         )
 
 
-# ------------------------------------------------------------------------ rendering
+# ------------------------------------------------------------------------ recording
 
 
-def _split_function(function: str) -> tuple[str, str]:
-    module, _, attr = function.rpartition(".")
-    if not module or not attr:
-        raise ValueError(f"function {function!r} is not a dotted module.attribute name")
-    return module, attr
-
-
-def render_script(call: Call, *, where: str = "", repeat: int = 3) -> str:
-    """A standalone script (sympy and time only) that times `call` and prints its seconds.
-
-    The arguments are written as their srepr text, which is Python code over sympy's
-    names (`Add`, `Mul`, `Symbol('s0', integer=True, positive=True)`, ...). The call runs
-    `repeat` times with sympy's cache cleared before each; the fastest run is printed.
-    `where` says where the call's seconds were measured ("in the compile of r.py").
-    """
-    if call.torch_specific:
-        raise ValueError(f"{call.function} call uses torch classes: {call.torch_specific}")
-    module, attr = _split_function(call.function)
-    where = f" {where}" if where else ""
-    lines = [
-        '"""Standalone sympy reproducer written by symshrink sympy-repro.',
-        "",
-        f"{call.function} took {call.seconds:.3f} s{where}.",
-        "Runs with sympy alone; prints the seconds of the call.",
-        *(
-            ["", "Symbols standing for PyTorch sympy functions (FloorDiv, ...) in the capture:"]
-            + [f"  {name} = {text}" for name, text in call.abstracted]
-            if call.abstracted
-            else []
-        ),
-        '"""',
-        "",
-        "import time",
-        "",
-        "from sympy import *  # noqa: F403  (srepr text names sympy's classes)",
-        "from sympy.core.cache import clear_cache",
-        f"from {module} import {attr} as target",
-        "",
-    ]
-    for i, text in enumerate(call.args):
-        lines.append(f"arg{i} = {text}")
-    for name, text in call.kwargs:
-        lines.append(f"kw_{name} = {text}")
-    params = [f"arg{i}" for i in range(len(call.args))]
-    params += [f"{name}=kw_{name}" for name, _ in call.kwargs]
-    lines += [
-        "",
-        "runs = []",
-        f"for _ in range({max(1, repeat)}):",
-        "    clear_cache()",
-        "    start = time.perf_counter()",
-        f"    result = target({', '.join(params)})",
-        "    runs.append(time.perf_counter() - start)",
-        "seconds = min(runs)",
-        "print(f'result: {result}'[:200])",
-        "print(f'seconds: {seconds:.6f}')",
-        "",
-    ]
-    return "\n".join(lines)
-
-
-def parse_seconds(stdout: str) -> float | None:
-    """The seconds a rendered script printed (its last `seconds:` line), or None."""
-    found = _SECONDS_LINE.findall(stdout)
-    return float(found[-1]) if found else None
-
-
-# ------------------------------------------------------------------------ terms
-
-
-def _namespace() -> dict[str, Any]:
-    import sympy
-
-    return dict(vars(sympy))
-
-
-def _rebuild(text: str) -> Any:
-    """A sympy object from its srepr text (our own captured text, evaluated over sympy)."""
-    return eval(text, _namespace())
-
-
-def _parts(expr: Any) -> tuple[Any, tuple[Any, ...]]:
-    """(coefficient outside the sum, terms of the sum) of one argument.
-
-    An Add gives its terms; a Mul with an Add factor (`k*(s0 + ... + sN)`) gives the
-    terms of its widest Add factor, the other factors kept outside; anything else is one
-    term that cannot be dropped on its own.
-    """
-    import sympy
-
-    if isinstance(expr, sympy.Add):
-        return sympy.Integer(1), expr.args
-    if isinstance(expr, sympy.Mul):
-        adds = [f for f in expr.args if isinstance(f, sympy.Add)]
-        if adds:
-            widest = max(adds, key=lambda f: len(f.args))
-            rest = [f for f in expr.args if f is not widest]
-            return sympy.Mul(*rest), widest.args
-    return sympy.Integer(1), (expr,)
-
-
-def split_terms(call: Call) -> list[list[str]]:
-    """The srepr of each droppable term, per argument (a non-sum argument has one)."""
-    import sympy
-
-    return [[sympy.srepr(t) for t in _parts(_rebuild(a))[1]] for a in call.args]
-
-
-def term_count(call: Call) -> int:
-    return sum(len(ts) for ts in split_terms(call))
-
-
-def with_terms(call: Call, kept: set[tuple[int, int]] | Sequence[tuple[int, int]]) -> Call:
-    """`call` with only the terms `(argument index, term index)` in `kept`.
-
-    An argument keeps its factor outside the sum; an argument that has no term left
-    becomes 0. The seconds are the original's (a candidate is not measured yet).
-    """
-    import sympy
-
-    keep = set(kept)
-    args = []
-    for i, text in enumerate(call.args):
-        outside, terms = _parts(_rebuild(text))
-        chosen = [t for j, t in enumerate(terms) if (i, j) in keep]
-        args.append(sympy.srepr(outside * sympy.Add(*chosen)))
-    return dataclasses.replace(call, args=tuple(args))
-
-
-# ------------------------------------------------------------------------ running
-
-
-def run_script(path: Path, *, timeout: float) -> tuple[float | None, str | None]:
-    """Run a rendered script; (seconds, error). Still running at `timeout`: (inf, None).
-
-    The script runs in its own process group, killed whole at the timeout.
-    """
-    from symshrink.sandbox import child_env, run_in_group
-
-    code, out, err = run_in_group([sys.executable, str(path)], timeout_s=timeout, env=child_env())
-    if code is None:
-        return float("inf"), None
-    if code != 0:
-        last = (err.strip().splitlines() or [f"exit code {code}"])[-1]
-        return None, last[:300]
-    seconds = parse_seconds(out)
-    if seconds is None:
-        return None, "the script printed no `seconds:` line"
-    return seconds, None
-
-
-def time_call(call: Call, *, timeout: float, work_dir: Path | None = None) -> float | None:
-    """Seconds of `call` run standalone (inf if still running at `timeout`; None: failed)."""
-    with tempfile.TemporaryDirectory(dir=work_dir) as d:
-        path = Path(d) / "candidate.py"
-        path.write_text(render_script(call))
-        seconds, error = run_script(path, timeout=timeout)
-    if error:
-        log.debug("candidate failed: %s", error)
-    return seconds
-
-
-# ------------------------------------------------------------------------ shrinking
-
-
-@dataclass(frozen=True)
-class Shrunk:
-    """The result of `shrink`: the smallest still-slow call and what it cost to find."""
-
-    call: Call
-    seconds: float
-    terms_before: int
-    terms_after: int
-    oracle_calls: int
-
-
-def shrink(
-    call: Call,
-    *,
-    threshold: float,
-    timeout: float,
-    test: Callable[[Call], float | None] | None = None,
-    strategy: str = "auto",
-) -> Shrunk:
-    """Drop terms from the arguments of `call` while it still takes >= `threshold` s.
-
-    `test(candidate)` gives a candidate's seconds (None: it failed); the default runs the
-    rendered script in a subprocess capped at `timeout`. A candidate that empties an
-    argument is rejected without running it.
-    """
-    measure = test or functools.partial(time_call, timeout=timeout)
-    per_arg = split_terms(call)
-    items = [(i, j) for i, ts in enumerate(per_arg) for j in range(len(ts))]
-    seconds_of: dict[frozenset[tuple[int, int]], float] = {}
-
-    def interesting(kept: tuple[tuple[int, int], ...]) -> bool:
-        if any(not any(i == a for i, _ in kept) for a in range(len(per_arg))):
-            return False
-        seconds = measure(with_terms(call, kept))
-        log.info("%d terms: %s s", len(kept), "failed" if seconds is None else f"{seconds:.3f}")
-        if seconds is None or seconds < threshold:
-            return False
-        seconds_of[frozenset(kept)] = seconds
-        return True
-
-    predicate = CountingPredicate(interesting)
-    kept = minimize(items, predicate, strategy=strategy)
-    best = with_terms(call, kept)
-    seconds = seconds_of.get(frozenset(kept), call.seconds)
-    best = dataclasses.replace(best, seconds=seconds)
-    return Shrunk(best, seconds, len(items), len(kept), predicate.calls)
-
-
-# ------------------------------------------------------------------------ capture (parent)
-
-
-def capture(
-    script: str | Path,
-    *,
-    functions: Sequence[str] = DEFAULT_FUNCTIONS,
-    top: int = 3,
-    timeout: float = 900.0,
-    abstract: bool = True,
-) -> list[Call]:
-    """The `top` slowest calls of `functions` while retracing `script`, slowest first.
-
-    Runs `python -m symshrink.sympy_repro capture SCRIPT --json` in a child process (its
-    own process group, killed at `timeout`). With `abstract`, torch functions inside the
-    arguments become Symbols (`abstract_torch`); without, such calls come back with
-    `torch_specific` set and cannot be rendered. Raises CaptureError when the child fails.
-    """
-    record = capture_record(
-        script, functions=functions, top=top, timeout=timeout, abstract=abstract
-    )
-    return [Call.from_dict(d) for d in record["calls"]]
-
-
-def capture_record(
-    script: str | Path,
-    *,
-    functions: Sequence[str] = DEFAULT_FUNCTIONS,
-    top: int = 3,
-    timeout: float = 900.0,
-    abstract: bool = True,
-) -> dict[str, Any]:
-    """`capture`'s child record as it came: the calls, and the compile's seconds and each
-    function's total beside them (`compile_s`, `totals`), so a caller can tell whether
-    one call dominates the compile."""
-    from symshrink.sandbox import child_env, run_in_group
-
-    cmd = [sys.executable, "-m", "symshrink.sympy_repro", "capture", str(script), "--json"]
-    cmd += ["--top", str(top)] + ([] if abstract else ["--no-abstract"])
-    for f in functions:
-        cmd += ["--function", f]
-    code, out, err = run_in_group(cmd, timeout_s=timeout, env=child_env())
-    if code is None:
-        raise CaptureError(f"capture of {script} still running after {timeout:.0f} s")
-    try:
-        data = json.loads(out)
-    except json.JSONDecodeError:
-        tail = "\n".join(err.strip().splitlines()[-5:])
-        raise CaptureError(f"capture of {script} failed (exit {code}): {tail}") from None
-    if data.get("error"):
-        log.warning("retrace of %s: %s", script, data["error"])
-    return data
-
-
-# ------------------------------------------------------------------------ capture (child)
+def _resolve(function: str) -> tuple[str, list[str]]:
+    """(module, attribute path) of a dotted name: the longest importable module prefix."""
+    parts = function.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        module = ".".join(parts[:cut])
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            continue
+        return module, parts[cut:]
+    raise ValueError(f"function {function!r} is not a dotted module.attribute name")
 
 
 @dataclass
-class _Recorder:
-    """The `top` slowest outermost calls (args kept as objects until the end)."""
+class Recorder:
+    """The outermost calls of the wrapped functions, in order, with their arguments as
+    objects (printed at the end, once every symbol is known)."""
 
-    top: int
-    heap: list[tuple[float, int, str, tuple[Any, ...], dict[str, Any]]] = field(
-        default_factory=list
-    )
-    counts: dict[str, int] = field(default_factory=dict)
-    totals: dict[str, float] = field(default_factory=dict)
+    calls: list[tuple[str, tuple[Any, ...], float]] = field(default_factory=list)
     depth: threading.local = field(default_factory=threading.local)
-    order: Iterator[int] = field(default_factory=itertools.count)
 
-    def wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    def wrap(self, name: str, fn: Callable[..., Any], *, bound: bool = False) -> Callable[..., Any]:
+        """`fn` timed; `bound`: its first argument (a classmethod's class) is not recorded."""
+
         @functools.wraps(fn)
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            depth = getattr(self.depth, "n", 0)
-            if depth:  # inside another watched call: its time is the outer call's
-                return fn(*args, **kwargs)
+        def timed(*args: Any) -> Any:
+            if getattr(self.depth, "n", 0):  # inside another watched call: its time
+                return fn(*args)
             self.depth.n = 1
-            start = time.perf_counter()
+            start = time.thread_time()
             try:
-                return fn(*args, **kwargs)
+                return fn(*args)
             finally:
-                seconds = time.perf_counter() - start
+                seconds = time.thread_time() - start
                 self.depth.n = 0
-                self.note(name, seconds, args, kwargs)
+                self.calls.append((name, args[1:] if bound else args, seconds))
 
-        timed.__wrapped_by_symshrink__ = True  # type: ignore[attr-defined]
         return timed
 
-    def note(self, name: str, seconds: float, args: tuple[Any, ...], kw: dict[str, Any]) -> None:
-        self.counts[name] = self.counts.get(name, 0) + 1
-        self.totals[name] = self.totals.get(name, 0.0) + seconds
-        entry = (seconds, next(self.order), name, args, kw)
-        # Keep more than `top`: the same arguments often come back, and repeats are merged.
-        if len(self.heap) < 4 * self.top:
-            heapq.heappush(self.heap, entry)
-        elif seconds > self.heap[0][0]:
-            heapq.heapreplace(self.heap, entry)
+    @contextlib.contextmanager
+    def patched(self, functions: Sequence[str]) -> Iterator[None]:
+        """Every function in `functions` wrapped where torch looks it up, meanwhile."""
+        saved: list[tuple[Any, str, Any]] = []
+        try:
+            for name in functions:
+                module, path = _resolve(name)
+                owner: Any = importlib.import_module(module)
+                for attr in path[:-1]:
+                    owner = getattr(owner, attr)
+                attr = path[-1]
+                original = vars(owner).get(attr, getattr(owner, attr))
+                if isinstance(original, classmethod):
+                    wrapped: Any = classmethod(self.wrap(name, original.__func__, bound=True))
+                else:
+                    wrapped = self.wrap(name, original)
+                saved.append((owner, attr, original))
+                setattr(owner, attr, wrapped)
+            yield
+        finally:
+            for owner, attr, original in reversed(saved):
+                setattr(owner, attr, original)
 
-    def calls(self, *, abstract: bool = True) -> list[Call]:
-        out: dict[tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]], Call] = {}
-        for seconds, _, name, args, kw in sorted(self.heap, key=lambda e: -e[0]):
-            names = sorted({n for a in (*args, *kw.values()) for n in _torch_classes(a)})
-            pairs: tuple[tuple[str, str], ...] = ()
-            if names and abstract:
-                values, pairs = abstract_torch([*args, *kw.values()])
-                if not any(next(_torch_classes(v), None) for v in values):
-                    rest = values[len(args) :]
-                    args, kw = tuple(values[: len(args)]), dict(zip(kw, rest, strict=True))
-                    names = []
-            srepr_args = tuple(_srepr(a) for a in args)
-            srepr_kw = tuple((k, _srepr(v)) for k, v in sorted(kw.items()))
-            key = (name, srepr_args, srepr_kw)
-            if key not in out:
-                torch_specific = ", ".join(names) or None
-                out[key] = Call(name, seconds, srepr_args, srepr_kw, torch_specific, pairs)
-        return list(out.values())[: self.top]
+    def recording(self, script: str, **kw: Any) -> Recording:
+        """The calls printed over declared symbols, torch's functions abstracted. A Symbol
+        is declared once by its name unless that name is not a free identifier or names two
+        symbols (then it is written out where it occurs)."""
+        from sympy import Symbol
+
+        abstraction = _Abstraction()
+        calls = []
+        for name, args, seconds in self.calls:
+            values = [abstraction(a) for a in args]
+            calls.append((name, values, seconds))
+        found = {s for _, values, _ in calls for v in values for s in _symbols_in(v)}
+        names = Counter(s.name for s in found)
+        symbols = sorted(
+            (s for s in found if type(s) is Symbol and names[s.name] == 1 and _plain_name(s.name)),
+            key=lambda s: (len(s.name), s.name),
+        )
+        printer = _printer(set(symbols))
+        return Recording(
+            script=script,
+            calls=tuple(
+                Call(name, tuple(printer.doprint(v) for v in values), round(seconds, 6))
+                for name, values, seconds in calls
+            ),
+            symbols=tuple((s.name, _printer(set()).doprint(s)) for s in symbols),
+            abstracted=tuple(abstraction.pairs),
+            **kw,
+        )
 
 
-def abstract_torch(values: Sequence[Any]) -> tuple[list[Any], tuple[tuple[str, str], ...]]:
-    """Replace each outermost torch-function subexpression (FloorDiv(...)) by a Symbol.
+class _Abstraction:
+    """Each outermost torch function subexpression (FloorDiv(...)) as a Symbol, the same
+    one for the same subexpression in every call. sympy's polynomial code treats such a
+    subexpression as one more generator, as it does a Symbol, so a call keeps its shape;
+    the Symbol carries the subexpression's known integer and sign assumptions."""
 
-    sympy's polynomial code treats such a subexpression as one more generator, as it does
-    a Symbol, so the call keeps its shape. The Symbol carries the subexpression's known
-    integer / sign assumptions; the same subexpression gets the same Symbol in every
-    value. Returns the new values and (symbol name, subexpression text) pairs.
-    """
-    import sympy
+    FACTS = ("integer", "positive", "nonnegative", "negative", "nonpositive")
 
-    mapping: dict[Any, Any] = {}
-    pairs: list[tuple[str, str]] = []
-    counter = itertools.count()
+    def __init__(self) -> None:
+        self.mapping: dict[Any, Any] = {}
+        self.pairs: list[tuple[str, str]] = []
+        self.counter = itertools.count()
 
-    def visit(node: Any) -> None:
-        if node in mapping:
+    def __call__(self, value: Any) -> Any:
+        import sympy
+
+        if isinstance(value, (tuple, list)):
+            return type(value)(self(v) for v in value)
+        if not isinstance(value, sympy.Basic):
+            return value
+        self._visit(value)
+        return value.xreplace(self.mapping) if self.mapping else value
+
+    def _visit(self, node: Any) -> None:
+        import sympy
+
+        if node in self.mapping:
             return
         if _is_torch(node):
-            facts = ("integer", "positive", "nonnegative", "negative", "nonpositive")
-            assumptions = {f: True for f in facts if getattr(node, f"is_{f}", None) is True}
-            sym = sympy.Symbol(f"{type(node).__name__.lower()}{next(counter)}", **assumptions)
-            mapping[node] = sym
-            pairs.append((sym.name, str(node)))
+            facts = {f: True for f in self.FACTS if getattr(node, f"is_{f}", None) is True}
+            symbol = sympy.Symbol(f"{type(node).__name__.lower()}{next(self.counter)}", **facts)
+            self.mapping[node] = symbol
+            self.pairs.append((symbol.name, str(node)))
             return
         for child in node.args:
             if isinstance(child, sympy.Basic):
-                visit(child)
-
-    for v in values:
-        if isinstance(v, sympy.Basic):
-            visit(v)
-    new = [v.xreplace(mapping) if isinstance(v, sympy.Basic) else v for v in values]
-    return new, tuple(pairs)
+                self._visit(child)
 
 
 def _is_torch(node: Any) -> bool:
@@ -487,184 +290,448 @@ def _is_torch(node: Any) -> bool:
     )
 
 
-def _srepr(value: Any) -> str:
+def _symbols_in(value: Any) -> Iterator[Any]:
     import sympy
 
-    return sympy.srepr(value) if isinstance(value, sympy.Basic) else repr(value)
+    if isinstance(value, (tuple, list)):
+        for v in value:
+            yield from _symbols_in(v)
+    elif isinstance(value, sympy.Basic):
+        yield from value.atoms(sympy.Symbol)
 
 
-def _torch_classes(value: Any) -> Iterator[str]:
-    """Names of the torch-defined classes inside a sympy value (FloorDiv, ...)."""
+# Names the rendered script binds itself, besides sympy's.
+_SCRIPT_NAMES = {"sys", "time", "clear_cache", "CALLS", "replay", "control", "seconds", "values"}
+
+
+@functools.cache
+def _taken_names() -> frozenset[str]:
     import sympy
 
-    if not isinstance(value, sympy.Basic):
-        if type(value).__module__.split(".")[0] == "torch":
-            yield type(value).__name__
-        return
-    for node in sympy.preorder_traversal(value):
-        if _is_torch(node):
-            yield type(node).__name__
+    return frozenset(vars(sympy)) | _SCRIPT_NAMES
 
 
-@contextlib.contextmanager
-def _patched(recorder: _Recorder, functions: Sequence[str]) -> Iterator[None]:
-    saved: list[tuple[Any, str, Any]] = []
-    try:
-        for name in functions:
-            module_name, attr = _split_function(name)
-            module = importlib.import_module(module_name)
-            original = getattr(module, attr)
-            saved.append((module, attr, original))
-            setattr(module, attr, recorder.wrap(name, original))
-        yield
-    finally:
-        for module, attr, original in reversed(saved):
-            setattr(module, attr, original)
+def _plain_name(name: str) -> bool:
+    """A symbol printed as its name (declared once in the script): a free identifier."""
+    import keyword
+
+    return name.isidentifier() and not keyword.iskeyword(name) and name not in _taken_names()
 
 
-def capture_here(
+def _printer(declared: set[Any]) -> Any:
+    """sympy's repr printer (the text rebuilds the object), a declared Symbol by its name."""
+    from sympy.printing.repr import ReprPrinter
+
+    class Printer(ReprPrinter):  # type: ignore[misc]
+        def _print_Symbol(self, expr: Any) -> str:
+            if expr in declared:
+                return str(expr.name)
+            return str(super()._print_Symbol(expr))
+
+    return Printer()
+
+
+def record_here(
     script: str | Path,
     *,
-    functions: Sequence[str] = DEFAULT_FUNCTIONS,
-    top: int = 3,
-    abstract: bool = True,
-) -> dict[str, Any]:
-    """Retrace `script` in this process with `functions` timed (the child's work)."""
+    functions: Sequence[str] = FUNCTIONS,
+    torch_settings: Mapping[str, str] | None = None,
+) -> Recording:
+    """Retrace `script` in this process with `functions` recorded (the child's work)."""
     from symshrink.retrace import retrace
 
-    recorder = _Recorder(top)
-    with _patched(recorder, functions):
-        result = retrace(script, no_native_compile=True)
-    return {
-        "script": str(script),
-        "error": result.error,
-        "compile_s": result.trace_s + result.compile_s,
-        "phases": result.phases,
-        "counts": recorder.counts,
-        "totals": recorder.totals,
-        "calls": [c.to_dict() for c in recorder.calls(abstract=abstract)],
-    }
+    recorder = Recorder()
+    with recorder.patched(functions):
+        result = retrace(script, no_native_compile=True, torch_settings=torch_settings)
+    return recorder.recording(
+        Path(script).name,
+        compile_s=round(result.trace_s + result.compile_s, 3),
+        error=result.error,
+    )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m symshrink.sympy_repro capture SCRIPT [--json]`: 0 ok, 1 the retrace failed.
+def record(
+    script: str | Path,
+    *,
+    functions: Sequence[str] = FUNCTIONS,
+    torch_settings: Mapping[str, str] | None = None,
+    timeout: float = 900.0,
+) -> Recording:
+    """The calls of `functions` while `script` compiles, recorded in a child process (its
+    own process group, killed at `timeout`). Raises RecordError when the child fails."""
+    from symshrink.sandbox import child_env, run_in_group
 
-    With --json, stdout holds only the JSON result (torch's output goes to stderr).
+    cmd = [sys.executable, "-m", "symshrink.sympy_repro", "record", str(script)]
+    for f in functions:
+        cmd += ["--function", f]
+    for k, v in (torch_settings or {}).items():
+        cmd += [f"--torch-setting={k}={v}"]
+    code, out, err = run_in_group(cmd, timeout_s=timeout, env=child_env())
+    if code is None:
+        raise RecordError(f"recording {script} still running after {timeout:.0f} s")
+    try:
+        recording = Recording.from_dict(json.loads(out))
+    except (json.JSONDecodeError, KeyError, TypeError):
+        tail = "\n".join(err.strip().splitlines()[-5:])
+        raise RecordError(f"recording {script} failed (exit {code}): {tail}") from None
+    if recording.error:
+        log.warning("retrace of %s: %s", script, recording.error)
+    return recording
+
+
+# ------------------------------------------------------------------------ rendering
+
+
+def _callable_text(function: str) -> tuple[str, str]:
+    """(import line, expression) naming `function` in the script."""
+    module, path = _resolve(function)
+    return f"from {module} import {path[0]}", ".".join(path)
+
+
+def render_script(recording: Recording, *, doc: str = "") -> str:
+    """A script needing only sympy that replays `recording`'s calls in order from a cold
+    cache and prints their CPU seconds; `--per-call` prints each call's, `--control` also
+    times the same calls with every symbol an integer (a call that then fails counts its
+    time until it failed). `doc` opens its docstring."""
+    imports = sorted(
+        line
+        for line in {_callable_text(c.function)[0] for c in recording.calls}
+        if not line.startswith("from sympy import ")  # the star import has it
+    )
+    names = {f: _callable_text(f)[1] for f in {c.function for c in recording.calls}}
+    functions = sorted({c.function for c in recording.calls})
+    summary = [
+        f"{len(recording.calls)} calls of {', '.join(functions) or 'nothing'}, as recorded in "
+        f"order while torch compiled {recording.script}:",
+        f"{recording.cpu_s:.3f} s of CPU in that compile"
+        + (f" (of its {recording.compile_s:.3f} s)." if recording.compile_s else "."),
+        "Replayed here with sympy alone from a cold cache; prints their CPU seconds.",
+        "python sympy_repro.py [--per-call] [--control]",
+    ]
+    if recording.abstracted:
+        summary += ["", "Symbols standing for torch's own sympy functions in the compile:"]
+        summary += [f"  {name} = {text}" for name, text in recording.abstracted]
+    lines = [
+        '"""' + (doc.rstrip() + "\n\n" if doc else "") + "\n".join(summary),
+        '"""',
+        "",
+        "import sys",
+        "import time",
+        "",
+        "from sympy import *  # noqa: F403  (the arguments' text names sympy's classes)",
+        "from sympy.core.cache import clear_cache",
+        *imports,
+        "",
+        *(f"{name} = {text}" for name, text in recording.symbols),
+        "",
+        "CALLS = [",
+        *(
+            f"    ({names[c.function]}, ({''.join(a + ', ' for a in c.args)})),"
+            for c in recording.calls
+        ),
+        "]",
+        "",
+        "",
+        _REPLAY,
+    ]
+    return "\n".join(lines)
+
+
+# The rendered script's end: the replay (a failing call fails it; the control's calls
+# may fail, with integers in place of symbols, and count their time until then).
+_REPLAY = """\
+def replay(calls):
+    clear_cache()
+    seconds = []
+    for function, args in calls:
+        start = time.process_time()
+        try:
+            function(*args)
+        except Exception:
+            if calls is CALLS:
+                raise
+        seconds.append(time.process_time() - start)
+    return seconds
+
+
+def control():
+    \"\"\"The same calls with every symbol an integer.\"\"\"
+    free = set().union(*(a.free_symbols for _, args in CALLS for a in args if isinstance(a, Basic)))
+    values = {s: Integer(1000 + 7 * i) for i, s in enumerate(sorted(free, key=str))}
+    return [
+        (f, tuple(a.xreplace(values) if isinstance(a, Basic) else a for a in args))
+        for f, args in CALLS
+    ]
+
+
+seconds = replay(CALLS)
+print(f"seconds: {sum(seconds):.6f}")
+if "--per-call" in sys.argv:
+    print("per call: " + " ".join(f"{s:.6f}" for s in seconds))
+if "--control" in sys.argv:
+    print(f"control: {sum(replay(control())):.6f}")
+"""
+
+
+# ------------------------------------------------------------------------ running
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One replay in a fresh process: its seconds, its control's, each call's."""
+
+    seconds: float
+    control_s: float | None = None
+    per_call: tuple[float, ...] = ()
+
+
+def parse_output(stdout: str) -> Measured | None:
+    """What a rendered script printed, or None when it printed no `seconds:` line."""
+    found = {key: value for key, value in _LINE.findall(stdout)}
+    if "seconds" not in found:
+        return None
+    return Measured(
+        float(found["seconds"]),
+        float(found["control"]) if "control" in found else None,
+        tuple(float(s) for s in found.get("per call", "").split()),
+    )
+
+
+def run_script(path: Path, *, timeout: float, flags: Sequence[str] = ()) -> Measured | str:
+    """Run a rendered script in a fresh process (its own process group, killed whole at
+    `timeout`); what it measured, or why not in one line."""
+    from symshrink.sandbox import child_env, run_in_group
+
+    argv = [sys.executable, str(path), *flags]
+    code, out, err = run_in_group(argv, timeout_s=timeout, env=child_env())
+    if code is None:
+        return f"still running after {timeout:g} s"
+    if code != 0:
+        return (err.strip().splitlines() or [f"exit code {code}"])[-1][:300]
+    return parse_output(out) or "the script printed no `seconds:` line"
+
+
+def measure(recording: Recording, *, timeout: float, flags: Sequence[str] = ()) -> Measured | str:
+    """`recording` rendered and run once in a fresh process."""
+    with tempfile.TemporaryDirectory(prefix="symshrink-sympy-") as d:
+        path = Path(d) / "candidate.py"
+        path.write_text(render_script(recording))
+        return run_script(path, timeout=timeout, flags=flags)
+
+
+def verify(
+    path: Path, recorded_s: float, *, timeout: float, runs: int = VERIFY_RUNS
+) -> tuple[bool, list[float], str | None]:
+    """Run the script at `path` `runs` times in fresh processes: (each run took at least
+    VERIFY_SHARE of `recorded_s`, the runs' seconds, the error of a run that failed)."""
+    seconds: list[float] = []
+    for _ in range(runs):
+        result = run_script(path, timeout=timeout)
+        if isinstance(result, str):
+            return False, seconds, result
+        seconds.append(result.seconds)
+    return all(s >= VERIFY_SHARE * recorded_s for s in seconds), seconds, None
+
+
+# ------------------------------------------------------------------------ shrinking
+
+
+def shrink_calls(
+    count: int,
+    test: Callable[[tuple[int, ...]], Measured | None],
+    *,
+    target_s: float,
+    per_call: Sequence[float] = (),
+    ratio: float = CONTROL_RATIO,
+    max_tests: int = 100,
+) -> tuple[tuple[int, ...], int]:
+    """The indices of a 1-minimal subsequence of `count` calls still slow, and the tests run.
+
+    A candidate (indices in order) is slow when `test` says it takes at least `target_s`
+    and `ratio` x its control. The first candidate is the slowest calls by `per_call` (a
+    measured replay's seconds for each) until they hold 1.25 x `target_s`; delta debugging
+    starts from it when it is slow, else from all the calls. After `max_tests` tests every
+    candidate counts as not slow (what is kept then is slow, not 1-minimal).
     """
-    parser = argparse.ArgumentParser(prog="python -m symshrink.sympy_repro")
-    sub = parser.add_subparsers(dest="command", required=True)
-    cap = sub.add_parser("capture", help="time sympy calls while retracing a repro")
-    cap.add_argument("script", type=Path)
-    cap.add_argument("--json", action="store_true")
-    cap.add_argument("--top", type=int, default=3)
-    cap.add_argument("--function", action="append", default=[])
-    cap.add_argument("--no-abstract", action="store_true", help="keep torch functions in args")
-    ns = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="symshrink.sympy_repro: %(message)s")
-    from symshrink.retrace import stdout_to_stderr
+    tests = 0
 
-    with stdout_to_stderr(ns.json):
-        data = capture_here(
-            ns.script,
-            functions=ns.function or DEFAULT_FUNCTIONS,
-            top=ns.top,
-            abstract=not ns.no_abstract,
-        )
-    if ns.json:
-        text = json.dumps(data, indent=2)
-    else:
-        text = "\n".join(
-            f"{c['seconds']:8.3f} s  {c['function']}" + (" (torch)" if c["torch_specific"] else "")
-            for c in data["calls"]
-        )
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
-    return 1 if data["error"] else 0
+    def slow(kept: tuple[int, ...]) -> bool:
+        nonlocal tests
+        if not kept or tests >= max_tests:
+            return False
+        tests += 1
+        got = test(kept)
+        if got is None:
+            return False
+        control = got.control_s or 0.0
+        return got.seconds >= target_s and got.seconds >= ratio * control
+
+    predicate = CountingPredicate(slow)
+    everything = tuple(range(count))
+    start = everything
+    if len(per_call) == count:
+        by_cost = sorted(everything, key=lambda i: -per_call[i])
+        total, seed = 0.0, []
+        for i in by_cost:
+            if total >= 1.25 * target_s:
+                break
+            seed.append(i)
+            total += per_call[i]
+        candidate = tuple(sorted(seed))
+        if candidate != everything and predicate(candidate):
+            start = candidate
+    kept = minimize(start, predicate)
+    return tuple(sorted(kept)), tests
 
 
-def write_script(path: Path, call: Call, *, where: str = "") -> None:
-    atomic_write(path, render_script(call, where=where))
+# ------------------------------------------------------------------------ building
 
 
 @dataclass(frozen=True)
 class Built:
-    """What `build` wrote and measured, for the command's summary."""
+    """What `build` recorded, measured and kept.
 
-    out: Path
-    full: Path  # the unshrunk script (same as `out` without shrinking)
-    captured: Call
-    standalone_s: float | None
-    shrunk: Shrunk | None
-    threshold: float | None
-    skipped: tuple[str, ...]  # calls not renderable, one line each
-    compile_s: float | None = None  # the captured compile's seconds (trace + compile)
-    function_s: float | None = None  # all calls of `captured.function` in that compile
+    `verified`: the full sequence's replay took at least VERIFY_SHARE of its CPU seconds in
+    the compile in every one of VERIFY_RUNS fresh processes (`full_runs`). Then `kept` is
+    what the script written replays: the shrunk sequence when it verified too, else all
+    the calls; `kept_runs` its verifying runs, `control_s` its control's seconds. Else
+    `kept` is None and `why` says why, with the numbers.
+    """
+
+    recording: Recording
+    full_runs: tuple[float, ...] = ()
+    verified: bool = False
+    kept: Recording | None = None
+    kept_runs: tuple[float, ...] = ()
+    control_s: float | None = None
+    shrink_tests: int = 0
+    why: str | None = None
 
     def summary(self) -> str:
-        c = self.captured
-        lines = [f"{c.function}: {c.seconds:.3f} s in the compile"]
-        if self.standalone_s is None:
-            lines.append("standalone: the script failed")
-        else:
-            lines.append(f"standalone: {self.standalone_s:.3f} s ({self.full})")
-        lines += [f"abstracted: {name} = {text}" for name, text in c.abstracted]
-        lines += [f"skipped: {s}" for s in self.skipped]
-        if self.shrunk is not None:
-            r = self.shrunk
+        r = self.recording
+        lines = [
+            f"recorded: {len(r.calls)} calls, {r.cpu_s:.3f} s of CPU in the compile"
+            + (f" of {r.compile_s:.3f} s" if r.compile_s else ""),
+        ]
+        if self.full_runs:
+            runs = ", ".join(f"{s:.3f}" for s in self.full_runs)
+            lines.append(f"replayed: {runs} s" + (" (verified)" if self.verified else ""))
+        if self.kept is not None:
+            runs = ", ".join(f"{s:.3f}" for s in self.kept_runs)
+            control = f", control {self.control_s:.3f} s" if self.control_s is not None else ""
             lines.append(
-                f"shrunk: {r.terms_before} -> {r.terms_after} terms in {r.oracle_calls} calls, "
-                f"{r.seconds:.3f} s >= threshold {self.threshold:.3f} s ({self.out})"
+                f"kept: {len(self.kept.calls)} calls ({self.kept.cpu_s:.3f} s in the compile), "
+                f"{runs} s alone{control} ({self.shrink_tests} shrink tests)"
             )
+        if self.why:
+            lines.append(f"not written: {self.why}")
         return "\n".join(lines) + "\n"
 
 
 def build(
-    repro: Path,
+    script: Path,
     out: Path,
     *,
-    threshold: float | None = None,
     timeout: float = 900.0,
     do_shrink: bool = True,
-    functions: Sequence[str] = DEFAULT_FUNCTIONS,
+    functions: Sequence[str] = FUNCTIONS,
+    torch_settings: Mapping[str, str] | None = None,
+    doc: str = "",
 ) -> Built:
-    """Capture, write `out` for the slowest renderable call, verify it, shrink it.
+    """Record `script`'s compile, verify the replay, shrink it, write `out` when verified.
 
-    The unshrunk script goes to `out` (without shrinking) or `OUT.full.py`. The default
-    threshold is half the faster of the captured and standalone times; a script that
-    does not reach it is not shrunk. Raises CaptureError if no call can be rendered.
+    Raises RecordError when the recording fails.
     """
-    record = capture_record(repro, functions=functions, timeout=timeout)
-    calls = [Call.from_dict(d) for d in record["calls"]]
-    skipped = tuple(
-        f"{c.function} {c.seconds:.3f} s: uses {c.torch_specific}"
-        for c in calls
-        if c.torch_specific
+    from symshrink.files import atomic_write
+
+    recording = record(script, functions=functions, torch_settings=torch_settings, timeout=timeout)
+    if recording.error and not recording.calls:
+        raise RecordError(f"the retrace of {script} failed: {recording.error}")
+    if not recording.calls:
+        return Built(recording, why=f"no call of {', '.join(functions)} in the compile")
+    with tempfile.TemporaryDirectory(prefix="symshrink-sympy-") as d:
+        full = Path(d) / "full.py"
+        full.write_text(render_script(recording, doc=doc))
+        verified, runs, error = verify(full, recording.cpu_s, timeout=timeout)
+        if not verified:
+            half = VERIFY_SHARE * recording.cpu_s
+            why = error or (
+                f"the replay took {', '.join(f'{s:.3f}' for s in runs)} s with sympy alone, "
+                f"under half ({half:.3f} s) of the calls' {recording.cpu_s:.3f} s in the compile"
+            )
+            return Built(recording, tuple(runs), why=why)
+        shrunk = _shrunk(recording, min(runs), timeout, doc, Path(d)) if do_shrink else None
+        if shrunk is None:
+            control = measure(recording, timeout=timeout, flags=("--control",))
+            control_s = control.control_s if isinstance(control, Measured) else None
+            shrunk = recording, runs, 0, control_s
+        kept, kept_runs, tests, control_s = shrunk
+        if len(kept.calls) < len(recording.calls):
+            doc += (
+                f"\nShrunk by delta debugging from the compile's {len(recording.calls)} calls "
+                f"({recording.cpu_s:.3f} s there), kept while they take {KEEP:g} of the full "
+                f"replay's seconds and {CONTROL_RATIO:g}x their control."
+            )
+        atomic_write(out, render_script(kept, doc=doc.strip()))
+    return Built(recording, tuple(runs), True, kept, tuple(kept_runs), control_s, tests)
+
+
+def _shrunk(
+    recording: Recording, full_s: float, timeout: float, doc: str, work: Path
+) -> tuple[Recording, list[float], int, float | None] | None:
+    """The shrunk sequence, its verifying runs, the tests and its control's seconds; None
+    when nothing could be dropped or the shrunk sequence does not verify."""
+    if len(recording.calls) < 2:
+        return None
+    first = measure(recording, timeout=timeout, flags=("--per-call",))
+
+    def test(kept: tuple[int, ...]) -> Measured | None:
+        got = measure(recording.only(kept), timeout=timeout, flags=("--control",))
+        log.info("%d calls: %s", len(kept), got)
+        return got if isinstance(got, Measured) else None
+
+    per_call = first.per_call if isinstance(first, Measured) else ()
+    kept_ix, tests = shrink_calls(
+        len(recording.calls), test, target_s=KEEP * full_s, per_call=per_call
     )
-    usable = [c for c in calls if not c.torch_specific]
-    if not usable:
-        raise CaptureError(f"no renderable call of {', '.join(functions)} in {repro}")
-    call = usable[0]
-    shares = {
-        "compile_s": record.get("compile_s"),
-        "function_s": (record.get("totals") or {}).get(call.function),
-    }
-    full = out.with_name(f"{out.stem}.full.py") if do_shrink else out
-    write_script(full, call, where=f"in the compile of {repro.name}")
-    standalone, error = run_script(full, timeout=timeout)
-    if error:
-        log.warning("%s failed: %s", full, error)
-    if not do_shrink or standalone is None:
-        return Built(out, full, call, standalone, None, None, skipped, **shares)
-    limit = threshold if threshold is not None else 0.5 * min(call.seconds, standalone)
-    if standalone < limit:
-        log.warning(
-            "%s took %.3f s, under the threshold %.3f s: not shrunk", full, standalone, limit
+    if len(kept_ix) == len(recording.calls):
+        return None
+    kept = recording.only(kept_ix)
+    path = work / "kept.py"
+    path.write_text(render_script(kept, doc=doc))
+    ok, runs, _ = verify(path, kept.cpu_s, timeout=timeout)
+    if not ok:
+        log.info("the shrunk sequence (%d calls) does not verify: %s", len(kept_ix), runs)
+        return None
+    control = measure(kept, timeout=timeout, flags=("--control",))
+    return kept, runs, tests, control.control_s if isinstance(control, Measured) else None
+
+
+# ------------------------------------------------------------------------ the child
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m symshrink.sympy_repro record SCRIPT`: the recording as JSON on stdout
+    (torch's output goes to stderr); 0 ok, 1 the retrace failed."""
+    parser = argparse.ArgumentParser(prog="python -m symshrink.sympy_repro")
+    sub = parser.add_subparsers(dest="command", required=True)
+    rec = sub.add_parser("record", help="record the sympy calls of a retrace, in order")
+    rec.add_argument("script", type=Path)
+    rec.add_argument("--function", action="append", default=[])
+    rec.add_argument("--torch-setting", action="append", default=[])
+    ns = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="symshrink.sympy_repro: %(message)s")
+    from symshrink.retrace import parse_setting_items, stdout_to_stderr
+
+    with stdout_to_stderr():
+        recording = record_here(
+            ns.script,
+            functions=ns.function or FUNCTIONS,
+            torch_settings=parse_setting_items(ns.torch_setting),
         )
-        return Built(out, full, call, standalone, None, limit, skipped, **shares)
-    result = shrink(call, threshold=limit, timeout=timeout)
-    where = f"alone, shrunk from the call that took {call.seconds:.3f} s in the compile of"
-    write_script(out, result.call, where=f"{where} {repro.name}")
-    return Built(out, full, call, standalone, result, limit, skipped, **shares)
+    sys.stdout.write(json.dumps(recording.to_dict()) + "\n")
+    sys.stdout.flush()
+    return 1 if recording.error else 0
 
 
 if __name__ == "__main__":

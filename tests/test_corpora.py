@@ -21,6 +21,7 @@ import pytest
 
 from symshrink import corpus as corpus_mod
 from symshrink import runtime
+from symshrink import sympy_repro as sr
 from symshrink.records import SYMPY_REPRO
 from symshrink.repro.parse import parse, parse_file
 from symshrink.standalone import is_standalone
@@ -133,24 +134,44 @@ def test_entries_from_a_report_link_it(entry: corpus_mod.Entry) -> None:
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
 def test_sympy_reproducer_or_why_not(entry: corpus_mod.Entry) -> None:
-    """Where one sympy function dominates the compile, a sympy-only script slow with sympy
-    alone; elsewhere case.json says why there is none."""
+    """A sympy-only script where the replay of the compile's sympy calls verified (each of
+    VERIFY_RUNS fresh runs took at least half their seconds in the compile, the shrunk
+    sequence too); elsewhere case.json says why there is none."""
     record = entry.case.sympy_repro
     assert record is not None, "no sympy_repro record: run `symshrink corpus sympy-repro`"
     if record.file is None:
-        assert record.why
+        assert record.why and not record.verified
         assert not (entry.path / SYMPY_REPRO).exists()
         return
-    script = entry.path / record.file
-    text = script.read_text()
-    assert "import torch" not in text and "from torch" not in text
-    assert record.share is not None and record.share >= corpus_mod.DOMINANT_SHARE
-    assert record.sympy_alone_s is not None and record.sympy_alone_s >= corpus_mod.SYMPY_SLOW_S
-    assert record.function and record.function.startswith("sympy.") and record.sympy_version
-    # Its docstring says where its seconds come from: a shrunk call was timed alone.
-    said = f"{record.function} took {record.sympy_alone_s:.3f} s alone, shrunk from the call"
-    if record.terms and record.terms[0] != record.terms[1]:
-        assert said in text
+    assert record.verified and record.calls_s and record.kept_s and record.sympy_version
+    for runs, recorded_s in (
+        (record.replay_s, record.calls_s),
+        (record.kept_replay_s, record.kept_s),
+    ):
+        assert runs is not None and len(runs) == sr.VERIFY_RUNS
+        assert all(s >= sr.VERIFY_SHARE * recorded_s for s in runs), (runs, recorded_s)
+    text = (entry.path / record.file).read_text()
+    assert imported_modules(text) <= {"sympy", "sys", "time"}
+
+
+def test_sympy_reproducers_run_with_torch_unimportable(tmp_path: Path) -> None:
+    """`python corpora/NAME/sympy_repro.py` needs only sympy: torch is blocked, and each
+    prints its seconds."""
+    blocker = tmp_path / "blocker"
+    blocker.mkdir()
+    (blocker / "torch.py").write_text("raise ImportError('no torch here')\n")
+    scripts = sorted(CORPUS.glob(f"*/{SYMPY_REPRO}"))
+    assert scripts
+    for script in scripts:
+        run = subprocess.run(
+            [sys.executable, str(script)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={"PYTHONPATH": str(blocker), "PATH": "/usr/bin:/bin"},
+        )
+        assert run.returncode == 0, (script, run.stderr)
+        assert sr.parse_output(run.stdout) is not None, script
 
 
 def replay(cwd: Path, *args: str, timeout: float) -> Any:

@@ -475,7 +475,7 @@ def test_add_records_the_ratio_run_and_its_hot_spots(run: dict[str, Path], tmp_p
 
 def test_links_and_the_sympy_reproducer(run: dict[str, Path], tmp_path: Path, capsys, monkeypatch):
     """`add --link` records where an entry came from; `corpus sympy-repro` keeps a sympy-only
-    script only where one sympy function holds at least half the compile, else says why."""
+    script where the replay of the compile's sympy calls verified, else says why."""
     from symshrink import corpus as corpus_mod
     from symshrink import sympy_repro as sr
 
@@ -488,35 +488,48 @@ def test_links_and_the_sympy_reproducer(run: dict[str, Path], tmp_path: Path, ca
     assert (corpus / "x" / "origin.py").is_file()  # the report names the original
     assert json.loads((corpus / "x" / "case.json").read_text())["links"] == links
 
-    # For real: this tiny floor division compiles in a fraction of a second, its sympy
-    # calls are milliseconds, so no function dominates and no script is kept.
+    # For real: this tiny floor division's sympy calls are recorded, replayed and judged.
     code, out, err = cli(capsys, monkeypatch, "corpus", "sympy-repro", "x", "--corpus", str(corpus))
     assert code == 0, err
     case = json.loads((corpus / "x" / "case.json").read_text())
     record = case["sympy_repro"]
-    assert record["file"] is None and out.startswith("x: none (")
-    assert "repro.py: " in record["why"] and "origin.py: " in record["why"]  # both tried
-    assert not (corpus / "x" / "sympy_repro.py").exists()
+    assert out.startswith("x: ") and record["script"] == "repro.py" and record["compile_s"] > 0
+    assert (record["file"] is None) == bool(record.get("why")), record
+    assert (corpus / "x" / "sympy_repro.py").exists() == (record["file"] is not None)
     assert not machine_paths(case), machine_paths(case)
 
-    def built(share: float, alone_s: float):
-        """`build` as if the capture had found a call holding `share` of a 10 s compile."""
-        call = sr.Call("sympy.gcd", 3.0, ("Symbol('a')", "Symbol('b')"))
+    recording = sr.Recording(
+        "repro.py", (sr.Call("sympy.gcd", ("a", "b"), 0.4),) * 3, compile_s=2.0
+    )
 
-        def fake(repro: Path, out: Path, **_: object) -> sr.Built:
+    def built(verified: bool):
+        def fake(script: Path, out: Path, **_: object) -> sr.Built:
+            if not verified:
+                return sr.Built(recording, (0.1, 0.2, 0.1), why="under half")
             out.write_text("print('seconds: 1.0')\n")
-            return sr.Built(out, out, call, alone_s, None, None, (), 10.0, 10.0 * share)
+            kept = recording.only([0])
+            return sr.Built(recording, (1.0, 1.1, 0.9), True, kept, (0.5, 0.6, 0.5), 0.01, 7)
 
         return fake
 
-    monkeypatch.setattr(sr, "build", built(0.9, 2.5))
-    ((name, kept),) = corpus_mod.sympy_repros(corpus, shrink=False)
+    monkeypatch.setattr(sr, "build", built(True))
+    ((name, kept),) = corpus_mod.sympy_repros(corpus)
     assert name == "x" and kept.file == "sympy_repro.py" and kept.why is None
-    assert kept.script == "repro.py"  # the first script tried
-    assert (kept.share, kept.sympy_alone_s, kept.function) == (0.9, 2.5, "sympy.gcd")
+    assert (kept.calls, kept.calls_s, kept.replay_s, kept.verified) == (
+        3,
+        1.2,
+        (1.0, 1.1, 0.9),
+        True,
+    )
+    assert (kept.kept, kept.kept_s, kept.kept_replay_s, kept.control_s) == (
+        1,
+        0.4,
+        (0.5, 0.6, 0.5),
+        0.01,
+    )
+    assert kept.functions == ("sympy.gcd",)
     assert (corpus / "x" / "sympy_repro.py").read_text() == "print('seconds: 1.0')\n"
-    for share, alone_s in ((0.3, 2.5), (0.9, 0.01)):  # spread over calls; too fast alone
-        monkeypatch.setattr(sr, "build", built(share, alone_s))
-        ((_, record),) = corpus_mod.sympy_repros(corpus, shrink=False)
-        assert record.file is None and record.why, record
-        assert not (corpus / "x" / "sympy_repro.py").exists()
+    monkeypatch.setattr(sr, "build", built(False))
+    ((_, record),) = corpus_mod.sympy_repros(corpus)
+    assert record.file is None and record.why == "under half" and record.verified is False
+    assert not (corpus / "x" / "sympy_repro.py").exists()

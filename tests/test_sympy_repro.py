@@ -1,9 +1,11 @@
-"""The pure-sympy reproducer: rendering and term dropping (fast), capture and shrink (torch)."""
+"""The pure-sympy reproducer: recording, rendering and the sequence shrinker (no torch), and
+a recorded compile replayed with torch unimportable (torch)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,160 +17,236 @@ S = [sympy.Symbol(f"s{i}", integer=True, positive=True) for i in range(4)]
 F = sympy.Symbol("f0", integer=True, nonnegative=True)
 
 
-def _call(*args: sympy.Basic, seconds: float = 1.0) -> sr.Call:
-    return sr.Call("sympy.gcd", seconds, tuple(sympy.srepr(a) for a in args))
+def recorded(*calls: tuple[str, tuple[object, ...], float]) -> sr.Recording:
+    """A recording of `calls` (function, argument objects, CPU seconds), as the child prints it."""
+    recorder = sr.Recorder()
+    recorder.calls.extend(calls)
+    return recorder.recording("x.py", compile_s=2.0)
 
 
-def _eval(text: str) -> sympy.Basic:
-    return eval(text, dict(vars(sympy)))
+def executed(text: str) -> dict[str, object]:
+    """The rendered script run in this process, with no argument (the replay only)."""
+    namespace: dict[str, object] = {"__name__": "__main__"}
+    saved = sys.argv
+    sys.argv = ["sympy_repro.py"]
+    try:
+        exec(compile(text, "sympy_repro.py", "exec"), namespace)
+    finally:
+        sys.argv = saved
+    return namespace
 
 
-# ------------------------------------------------------------------------- pure logic
+# ------------------------------------------------------------------------- recording
 
 
-def test_split_terms_of_add_mul_and_atom() -> None:
-    total = S[0] + S[1] + S[2]
-    call = _call(S[3] * F, (F + 866) * total, total)
-    per_arg = [[_eval(t) for t in ts] for ts in sr.split_terms(call)]
-    assert per_arg[0] == [S[3] * F]  # no sum: one term
-    assert set(per_arg[1]) == set(S[:3])  # the widest Add factor's terms
-    assert set(per_arg[2]) == set(S[:3])
-    assert sr.term_count(call) == 7
+def test_recording_keeps_assumptions_and_order() -> None:
+    """Calls of wrapped functions come back in order, their symbols declared with the
+    assumptions they had (positive integer stays positive integer), nested calls folded."""
+    recorder = sr.Recorder()
+
+    def inner(a: sympy.Expr) -> sympy.Expr:
+        return a
+
+    wrapped_inner = recorder.wrap("sympy.inner", inner)
+
+    def outer(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+        wrapped_inner(a)  # inside a watched call: not recorded on its own
+        return sympy.gcd(a, b)
+
+    wrapped = recorder.wrap("sympy.gcd", outer)
+    wrapped(S[0] * S[1] + S[0], S[0] * F)
+    wrapped(S[2] + 3, S[2])
+    recording = recorder.recording("x.py")
+    assert [c.function for c in recording.calls] == ["sympy.gcd", "sympy.gcd"]
+    assert all(c.cpu_s >= 0 for c in recording.calls)
+    assert dict(recording.symbols)["s0"] == "Symbol('s0', integer=True, positive=True)"
+    namespace = executed(sr.render_script(recording))
+    (_, first), (_, second) = namespace["CALLS"]  # type: ignore[misc]
+    assert first == (S[0] * S[1] + S[0], S[0] * F)  # equal: same names, same assumptions
+    assert second == (S[2] + 3, S[2])
+    s0 = namespace["s0"]
+    assert s0.is_positive and s0.is_integer and s0.assumptions0 == S[0].assumptions0  # type: ignore[attr-defined]
+    assert namespace["f0"].is_nonnegative and namespace["f0"].is_positive is None  # type: ignore[attr-defined]
 
 
-def test_with_terms_keeps_factor_outside_the_sum() -> None:
-    total = S[0] + S[1] + S[2]
-    call = _call(S[3] * F, (F + 866) * total)
-    terms = [_eval(t) for t in sr.split_terms(call)[1]]
-    keep = [(0, 0)] + [(1, j) for j, t in enumerate(terms) if t != S[1]]
-    smaller = sr.with_terms(call, keep)
-    assert _eval(smaller.args[0]) == S[3] * F
-    assert _eval(smaller.args[1]) == (F + 866) * (S[0] + S[2])
-    assert smaller.seconds == call.seconds
-    assert sr.term_count(smaller) == 3
+def test_classmethod_is_recorded_without_its_class() -> None:
+    """`Mod.eval` (a classmethod, run on each cache miss of `Mod`) is patched in place and
+    recorded with its arguments only; it is restored afterwards."""
+    recorder = sr.Recorder()
+    original = vars(sympy.Mod)["eval"]
+    with recorder.patched(["sympy.core.mod.Mod.eval"]):
+        sympy.core.cache.clear_cache()
+        sympy.Mod(S[0] * S[1] + 7, S[1] + 2)
+    assert vars(sympy.Mod)["eval"] is original
+    (call,) = recorder.calls
+    assert call[0] == "sympy.core.mod.Mod.eval" and call[1] == (S[0] * S[1] + 7, S[1] + 2)
+    text = sr.render_script(recorder.recording("x.py"))
+    assert "from sympy.core.mod import Mod" in text and "(Mod.eval, (" in text
+    executed(text)
 
 
-def test_render_script_has_no_torch_and_runs() -> None:
-    call = _call(S[0] * S[1] + S[0] * S[2], S[0] * S[3] + S[0])
-    call = sr.Call(call.function, call.seconds, call.args, abstracted=(("f0", "((s0)//160)"),))
-    text = sr.render_script(call, where="in the compile of x.py")
-    assert "torch" not in text
-    assert "f0 = ((s0)//160)" in text  # the abstraction is documented
-    assert "Symbol('s0', integer=True, positive=True)" in text  # assumptions kept
-    compile(text, "candidate.py", "exec")
-    namespace: dict = {}
-    exec(text, namespace)
-    assert namespace["result"] == S[0]
-    assert namespace["seconds"] >= 0
+def test_rendering_round_trip() -> None:
+    """A recording goes through its JSON and its script unchanged: every argument rebuilt
+    equal, also a symbol whose name is not an identifier, one named like a sympy name,
+    and two symbols of one name (written out where they occur)."""
+    odd = sympy.Symbol("x y", integer=True)
+    shadow = sympy.Symbol("N", positive=True)
+    twin_a, twin_b = sympy.Symbol("t", integer=True), sympy.Symbol("t", positive=True)
+    args = [
+        (S[0] * S[1] + S[2] * F + 7, S[0]),
+        (odd + shadow, sympy.Rational(3, 2) * twin_a - twin_b),
+        ((S[3] + 1) ** 2, 5),
+    ]
+    recording = recorded(*(("sympy.gcd", a, 0.5) for a in args))
+    assert sr.Recording.from_dict(recording.to_dict()) == recording
+    assert {name for name, _ in recording.symbols} == {"s0", "s1", "s2", "s3", "f0"}
+    text = sr.render_script(recording, doc="Doc line.")
+    assert text.startswith('"""Doc line.') and "3 calls of sympy.gcd" in text
+    assert "import torch" not in text and "from torch" not in text
+    namespace = executed(text)
+    rebuilt = [call_args for _, call_args in namespace["CALLS"]]  # type: ignore[attr-defined]
+    assert rebuilt == [tuple(a) for a in args]
+    assert namespace["seconds"] is not None
 
 
-def test_render_refuses_torch_specific_call() -> None:
-    call = sr.Call("sympy.gcd", 1.0, ("Symbol('x')",), torch_specific="FloorDiv")
-    with pytest.raises(ValueError, match="FloorDiv"):
-        sr.render_script(call)
+def test_torch_functions_become_one_symbol_each() -> None:
+    """A torch function in the arguments (here a stand-in class from a module named torch.*)
+    is the same Symbol wherever it occurs, with its integer and sign assumptions."""
+
+    class FloorDiv(sympy.Function):
+        is_integer = True
+        is_nonnegative = True
+
+    FloorDiv.__module__ = "torch.utils._sympy.functions"
+    fd = FloorDiv(S[0] + S[1])
+    recording = recorded(("sympy.gcd", (S[2] * fd, fd + S[0]), 0.1), ("sympy.gcd", (fd, 4), 0.1))
+    assert recording.abstracted == (("floordiv0", "FloorDiv(s0 + s1)"),)
+    assert dict(recording.symbols)["floordiv0"] == (
+        "Symbol('floordiv0', integer=True, nonnegative=True)"
+    )
+    assert [c.args for c in recording.calls] == [
+        ("Mul(floordiv0, s2)", "Add(floordiv0, s0)"),
+        ("floordiv0", "4"),
+    ]
 
 
 @pytest.mark.parametrize(
-    ("stdout", "seconds"),
-    [("result: 1\nseconds: 0.250000\n", 0.25), ("seconds: 1\nseconds: 2.5\n", 2.5), ("", None)],
+    ("stdout", "measured"),
+    [
+        ("seconds: 0.250000\n", sr.Measured(0.25)),
+        ("seconds: 1.5\nper call: 0.5 1.0\ncontrol: 0.01\n", sr.Measured(1.5, 0.01, (0.5, 1.0))),
+        ("", None),
+    ],
 )
-def test_parse_seconds(stdout: str, seconds: float | None) -> None:
-    assert sr.parse_seconds(stdout) == seconds
-
-
-def test_call_json_round_trip() -> None:
-    call = sr.Call("sympy.gcd", 0.5, ("Integer(2)",), (("x", "Integer(1)"),), None, (("a", "b"),))
-    assert sr.Call.from_dict(call.to_dict()) == call
-
-
-def test_shrink_with_a_fake_oracle_keeps_needed_terms() -> None:
-    """'Slow' iff s1 and s2 are still in the sum: shrink keeps exactly those two."""
-    total = sum(S, sympy.Integer(0)) + F
-    call = _call(S[0] * F, (F + 866) * total)
-
-    def seconds(c: sr.Call) -> float:
-        free = _eval(c.args[1]).free_symbols
-        return 2.0 if {S[1], S[2]} <= free else 0.1
-
-    result = sr.shrink(call, threshold=1.0, timeout=5, test=seconds)
-    assert result.terms_before == 6
-    assert result.terms_after == 3  # arg0's one term + s1 + s2
-    assert _eval(result.call.args[1]) == (F + 866) * (S[1] + S[2])
-    assert result.seconds == 2.0
+def test_parse_output(stdout: str, measured: sr.Measured | None) -> None:
+    assert sr.parse_output(stdout) == measured
 
 
 @pytest.mark.spawns
 def test_run_script_reports_errors_and_timeouts(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("raise SystemExit('boom')\n")
-    seconds, error = sr.run_script(bad, timeout=30)
-    assert seconds is None and error
+    assert sr.run_script(bad, timeout=30) == "boom"
     slow = tmp_path / "slow.py"
     slow.write_text("import time\ntime.sleep(30)\n")
-    assert sr.run_script(slow, timeout=0.5) == (float("inf"), None)
+    assert sr.run_script(slow, timeout=0.5) == "still running after 0.5 s"
+
+
+# ------------------------------------------------------------------------- shrinking
+
+
+def cost_model(
+    costs: list[float], warms: dict[int, int]
+) -> Callable[[tuple[int, ...]], sr.Measured]:
+    """A replay's seconds under a synthetic cost model: call i costs costs[i], unless the
+    call warms[i] ran before it (it left the cache warm: then i costs a tenth). The
+    control costs 0.001 s a call."""
+
+    def test(kept: tuple[int, ...]) -> sr.Measured:
+        ran: set[int] = set()
+        total = 0.0
+        for i in kept:
+            total += costs[i] / 10 if warms.get(i) in ran else costs[i]
+            ran.add(i)
+        return sr.Measured(total, 0.001 * len(kept))
+
+    return test
+
+
+def test_shrink_calls_keeps_the_slow_calls() -> None:
+    """Of 40 calls, two are slow (3 and 17); the seed from the per-call seconds holds them,
+    and delta debugging keeps exactly those."""
+    costs = [0.01] * 40
+    costs[3], costs[17] = 0.5, 0.6
+    test = cost_model(costs, {})
+    kept, tests = sr.shrink_calls(40, test, target_s=1.0, per_call=costs)
+    assert kept == (3, 17)
+    assert tests <= 12
+
+
+def test_shrink_calls_sees_the_cache() -> None:
+    """Call 5 is slow only when call 2 (which warms its cache in the compile) did not run
+    first; call 2 is itself cheap. Measured per call in order, 5 looks cheap, so the seed
+    (the costliest calls by that measure) is not slow, and the search starts over from all
+    the calls: it keeps 5 and drops 2."""
+    costs = [0.05] * 10
+    costs[5] = 2.0
+    warms = {5: 2}
+    test = cost_model(costs, warms)
+    per_call = [0.05] * 10
+    per_call[5] = 0.2  # 2 ran before 5 in the full replay
+    kept, _ = sr.shrink_calls(10, test, target_s=1.0, per_call=per_call)
+    assert kept == (5,)
+
+
+def test_shrink_calls_against_the_control() -> None:
+    """A candidate must also be CONTROL_RATIO x its control: with a control as slow as the
+    calls themselves, nothing short of everything is slow (and everything is kept)."""
+    costs = [0.3] * 6
+
+    def test(kept: tuple[int, ...]) -> sr.Measured:
+        seconds = sum(costs[i] for i in kept)
+        return sr.Measured(seconds, seconds / 2)
+
+    kept, _ = sr.shrink_calls(6, test, target_s=0.5, per_call=costs)
+    assert kept == tuple(range(6))
+
+
+def test_shrink_calls_stops_at_its_budget() -> None:
+    costs = [0.1] * 30
+    kept, tests = sr.shrink_calls(30, cost_model(costs, {}), target_s=1.0, max_tests=5)
+    assert tests == 5 and sum(costs[i] for i in kept) >= 1.0
 
 
 # ------------------------------------------------------------------------- real torch
 
 
-@pytest.fixture(scope="module")
-def captured(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[sr.Call]]:
-    from tests.fixtures_gen import generate
-
-    out = tmp_path_factory.mktemp("sympy_repro")
-    fixture = generate("floordiv_sum", out, n=8)
-    return fixture.path, sr.capture(fixture.path, timeout=300)
-
-
-@pytest.mark.torch
-def test_abstract_torch_replaces_floordiv() -> None:
-    from torch.utils._sympy.functions import FloorDiv
-
-    fd = FloorDiv(S[0] + S[1], 160)
-    (a, b), pairs = sr.abstract_torch([S[2] * fd, (fd + 866) * (S[0] + S[1])])
-    assert len(pairs) == 1
-    name = pairs[0][0]
-    sym = sympy.Symbol(name, integer=True, nonnegative=True)
-    assert a == S[2] * sym and b == (sym + 866) * (S[0] + S[1])
-
-
 @pytest.mark.spawns
 @pytest.mark.torch
-def test_capture_emit_and_shrink_end_to_end(
-    captured: tuple[Path, list[sr.Call]], tmp_path: Path
-) -> None:
-    script, calls = captured
-    gcds = [c for c in calls if c.function == "sympy.gcd"]
-    assert gcds, calls
-    call = gcds[0]
-    assert call.seconds > 0 and call.torch_specific is None
-    assert all("Symbol(" in a for a in call.args)
-    assert call.abstracted  # FloorDiv(...) stood in the captured arguments
+def test_record_and_replay_without_torch(tmp_path: Path) -> None:
+    """The floordiv family's compile: its sympy.gcd calls recorded with FloorDiv abstracted,
+    replayed by a script that runs with torch unimportable."""
+    from tests.fixtures_gen import generate
 
-    text = sr.render_script(call, where=f"in the compile of {script.name}")
-    assert "torch" not in text
-    full = tmp_path / "gcd.py"
-    full.write_text(text)
-    # The script runs with torch unimportable.
+    fixture = generate("floordiv_sum", tmp_path, n=8)
+    recording = sr.record(fixture.path, timeout=300)
+    assert recording.error is None and recording.compile_s
+    assert any(c.function == "sympy.gcd" for c in recording.calls)
+    assert recording.abstracted and recording.abstracted[0][0].startswith("floordiv")
+    assert 0 < recording.cpu_s < recording.compile_s
+    script = tmp_path / "sympy_repro.py"
+    script.write_text(sr.render_script(recording))
     blocker = tmp_path / "blocker"
     blocker.mkdir()
     (blocker / "torch.py").write_text("raise ImportError('no torch here')\n")
     run = subprocess.run(
-        [sys.executable, str(full)],
+        [sys.executable, str(script), "--per-call", "--control"],
         capture_output=True,
         text=True,
         timeout=120,
         env={"PYTHONPATH": str(blocker), "PATH": "/usr/bin:/bin"},
     )
     assert run.returncode == 0, run.stderr
-    standalone = sr.parse_seconds(run.stdout)
-    assert standalone is not None and standalone > 0.001
-
-    threshold = 0.3 * standalone
-    result = sr.shrink(call, threshold=threshold, timeout=60)
-    assert result.terms_after <= result.terms_before == sr.term_count(call)
-    assert result.seconds >= threshold
-    small = tmp_path / "gcd.min.py"
-    small.write_text(sr.render_script(result.call))
-    again, error = sr.run_script(small, timeout=60)
-    assert error is None and again is not None and again > 0
+    measured = sr.parse_output(run.stdout)
+    assert measured is not None and len(measured.per_call) == len(recording.calls)
+    assert measured.control_s is not None and measured.control_s < measured.seconds
