@@ -734,7 +734,7 @@ def sympy_repro(
     when its replay takes at least half their time in the compile (3 of 3 fresh runs)."""
     from symshrink import sympy_repro as sr
 
-    target = out or repro.with_name(f"{repro.stem}.sympy.py")
+    target = out or sr.script_path(repro)
     try:
         built = sr.build(
             repro,

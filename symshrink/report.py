@@ -167,6 +167,7 @@ def render_report(
     if points:
         sections.append(_widths_section(points, phase, picture))
     sections.append(_reproduce(run))
+    sections.append(_for_sympy(run))
     return "\n\n".join(sections) + "\n"
 
 
@@ -409,6 +410,35 @@ def _reproduce(run: MinimizeRun) -> str:
         lines += ["```", "", "</details>"]
     else:
         lines.append(f"\n`{name}` ({len(text)} characters) is too long to inline: attach it.")
+    return "\n".join(lines)
+
+
+def _for_sympy(run: MinimizeRun) -> str:
+    """The sympy-only reproducer beside the minimized script (what `symshrink sympy-repro`
+    writes), inlined, for an issue to sympy; else the command that writes it."""
+    from symshrink.sympy_repro import script_path
+
+    path = script_path(run.script)
+    lines = ["## For sympy", ""]
+    if not path.is_file():
+        lines.append(
+            f"`symshrink sympy-repro {run.script.name}` writes `{path.name}`: the compile's "
+            "sympy calls replayed by sympy alone, for an issue to sympy."
+        )
+        return "\n".join(lines)
+    text = path.read_text()
+    lines += [
+        f"The compile's sympy calls, replayed by sympy alone (no torch; sympy "
+        f"{_version(run, 'sympy')}): `python {path.name}` prints their CPU seconds.",
+        "",
+        f"<details><summary>{path.name}</summary>",
+        "",
+        "```python",
+        text.rstrip(),
+        "```",
+        "",
+        "</details>",
+    ]
     return "\n".join(lines)
 
 

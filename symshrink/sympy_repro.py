@@ -72,6 +72,7 @@ __all__ = [
     "measure",
     "record",
     "render_script",
+    "script_path",
     "shrink_calls",
     "verify",
 ]
@@ -471,6 +472,11 @@ if "--per-call" in sys.argv:
 if "--control" in sys.argv:
     print(f"control: {sum(replay(control())):.6f}")
 """
+
+
+def script_path(repro: Path) -> Path:
+    """Where `symshrink sympy-repro REPRO` writes by default (the bug report looks there)."""
+    return repro.with_name(f"{repro.stem}.sympy.py")
 
 
 # ------------------------------------------------------------------------ running

@@ -96,6 +96,7 @@ def test_report_sections(work: Path) -> None:
         "Dependency graph",
         "Time against the number of free symbols",
         "Reproduce",
+        "For sympy",
     ]
     assert text.startswith("# Slow symbolic-shape compile: `")
     assert "| free symbols | 4 | 2 |" in text
@@ -221,6 +222,19 @@ def test_standalone_script_is_reproduced_with_python(work: Path, tmp_path: Path)
     text = render_report(load_run(work, script))
     assert "python min.py            # retrace" in text
     assert "symshrink run" not in text
+
+
+def test_for_sympy_inlines_the_sympy_only_script(work: Path, tmp_path: Path) -> None:
+    """The section inlines `symshrink sympy-repro`'s script beside the minimized one, else
+    names the command that writes it."""
+    script = tmp_path / "min.py"
+    script.write_text(render_standalone(parse_file(work.with_suffix(""))))
+    text = render_report(load_run(work, script))
+    assert "`symshrink sympy-repro min.py` writes `min.sympy.py`" in text
+    (tmp_path / "min.sympy.py").write_text('"""The calls."""\nprint("seconds: 1.0")\n')
+    section = render_report(load_run(work, script)).split("## For sympy")[1]
+    assert "`python min.sympy.py` prints their CPU seconds" in section
+    assert "<summary>min.sympy.py</summary>" in section and 'print("seconds: 1.0")' in section
 
 
 def test_cli_report_without_plot(work: Path, tmp_path: Path) -> None:
