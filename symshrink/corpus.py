@@ -874,11 +874,13 @@ def widen(
 ) -> list[Widened]:
     """Judge each entry's width family like `sweep`, from its own width up one symbol at a
     time, until a member is still slow at `factor` x R x its twin or more, or at
-    `max_width` (default: its own + WIDEN_BY; a family without a sum to extend ends at its
-    own). With `record`, each entry's case.json gets `replay_width`, the width `replay`
-    judges it at from then on: an entry 1-minimal at R sits at R, where a replay's verdict
-    is noise, and a clearly slow member's verdict is not. Entries without a free symbol
-    are skipped."""
+    `max_width` (default: its own + WIDEN_BY; a family without a sum to extend has no
+    member past its own, and one whose member fails, e.g. a view whose size no longer
+    fits, ends there).
+    With `record`, each entry's case.json gets `replay_width`, the width `replay` judges
+    it at from then on: an entry 1-minimal at R sits at R, where a replay's verdict is
+    noise, and a clearly slow member's verdict is not. Entries without a free symbol are
+    skipped."""
     from symshrink.repro.parse import parse_file
     from symshrink.widths import width
 
@@ -899,7 +901,9 @@ def widen(
             for w in range(own, (max_width or own + WIDEN_BY) + 1):
                 found = measure_widths(bench, model, [w], rule, timeout_s)
                 result.points += found
-                if not found or result.width is not None:
+                # A member that fails (the next fails the same way), or found. (A width with
+                # no valid member is skipped: the next may have one.)
+                if any(p.verdict == "error" for p in found) or result.width is not None:
                     break
             log.info("%s: clearly slow at width %s", entry.name, _cell(result.width))
             if record:

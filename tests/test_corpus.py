@@ -345,6 +345,11 @@ def test_widen_finds_the_clearly_slow_width_and_replay_judges_there(
         corpus, runner=ScriptedRunner(*answers), twin_runs=1, max_width=own + 1
     )
     assert (none.width, none.slow) == (None, own)
+    # A member that fails (here its twin) ends the climb: a wider one fails the same way.
+    boom = ("exited", 0.1, {"error": "shape '[149600]' is invalid"}, {})
+    runner = ScriptedRunner(TWIN, ("exited", 3.0, ok, {}), boom)
+    (failed,) = corpus_mod.widen(corpus, runner=runner, twin_runs=1)
+    assert [p.verdict for p in failed.points] == ["still slow", "error"] and not runner.answers
     (r,) = corpus_mod.replay(corpus, runner=ScriptedRunner(TWIN, TWIN), twin_runs=1)
     assert r.width is None
 
