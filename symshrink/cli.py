@@ -328,12 +328,23 @@ def report(
     ] = None,
     widths: Annotated[
         str | None,
-        typer.Option(help=_with_default("sum widths to measure, e.g. 2,4,8", "2 to 16")),
+        typer.Option(
+            help=_with_default(
+                "widths N of the widest sum to run the program at, e.g. 2,4,8", "2 to 16"
+            )
+        ),
     ] = None,
-    timeout: Annotated[float, typer.Option(help="seconds allowed per measured width")] = 120.0,
-    plot: Annotated[bool, typer.Option(help="measure the widths and draw the PNG")] = True,
+    timeout: Annotated[
+        float, typer.Option(help="seconds of wall time allowed per run of the program")
+    ] = 120.0,
+    plot: Annotated[
+        bool,
+        typer.Option(help="run the program at the widths and with each backend; draw the PNG"),
+    ] = True,
 ) -> None:
-    """Write a markdown bug report (and a PNG of time against free symbols) for a run."""
+    """Write a markdown bug report for a run, led by its torch.compile program: that program
+    run against static shapes at a few widths (a PNG, the fitted growth) and with each
+    backend, the versions, where the time went, the retrace repro to attach."""
     from symshrink.report import DEFAULT_WIDTHS, write_report
     from symshrink.widths import parse_widths
 

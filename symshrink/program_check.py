@@ -26,6 +26,7 @@ from pathlib import Path
 from symshrink import installed_version
 from symshrink.errors import ReproError, UsageError
 from symshrink.oracle.calibrate import DEFAULT_RATIO
+from symshrink.oracle.noise import Judging
 from symshrink.oracle.signature import Signature, merge_counts
 from symshrink.program import BACKENDS
 from symshrink.records import ProgramCheck, ProgramVerdict
@@ -108,15 +109,20 @@ def judge(
     stopped: Sequence[bool] = (),
 ) -> tuple[ProgramVerdict, str]:
     """`slow` when most dynamic runs took `ratio` x the static median or more (a stopped
-    run at its lower bound), with the line that says so."""
+    run at its lower bound); else `close` when their median is within the oracle's band
+    (`Judging.band`) below that, too close to call, and `not slow` below it; with the line
+    that says so."""
     control = statistics.median(static_s)
     slow = sum(d >= ratio * control for d in dynamic_s)
+    median = statistics.median(dynamic_s) / control
     at = "at least " if any(stopped) else ""
     why = (
         f"{slow} of {len(dynamic_s)} dynamic runs at {ratio:g}x the static median"
-        f" ({control:.2f} s) or more; median {at}{statistics.median(dynamic_s) / control:.1f}x"
+        f" ({control:.2f} s) or more; median {at}{median:.1f}x"
     )
-    return ("slow" if 2 * slow > len(dynamic_s) else "not slow"), why
+    if 2 * slow > len(dynamic_s):
+        return "slow", why
+    return ("close" if median >= ratio * (1 - Judging.band) else "not slow"), why
 
 
 def through_program(check: ProgramCheck) -> str:
@@ -124,6 +130,9 @@ def through_program(check: ProgramCheck) -> str:
     line and the report say."""
     if check.verdict == "slow":
         return f"it reproduces through torch.compile ({check.why})"
+    if check.verdict == "close":
+        edge = f"at the edge of {check.at_ratio:g}x through torch.compile"
+        return f"{edge}, too close to call ({check.why})"
     if check.verdict == "not slow":
         return f"only through symshrink's retrace, not through torch.compile ({check.why})"
     if check.verdict == "error":
@@ -174,7 +183,6 @@ def _record(
     static: Sequence[_Timed],
     dynamic: Sequence[_Timed],
 ) -> ProgramCheck:
-    counts = merge_counts(t.spots for t in dynamic)
     control = statistics.median(t.seconds for t in static) if static else 0.0
     return ProgramCheck(
         verdict=verdict,
@@ -190,6 +198,20 @@ def _record(
             if dynamic and control > 0
             else None
         ),
-        hot_spots=Signature.from_counts(counts).names,
+        hot_spots=_beyond(dynamic, static),
         torch_version=installed_version("torch"),
     )
+
+
+def _beyond(dynamic: Sequence[_Timed], static: Sequence[_Timed]) -> tuple[str, ...]:
+    """The spots where a dynamic run spent the most CPU beyond a static one (per run, on
+    average): what both modes do alike (C++ compile, start-up) is not the pathology."""
+    if not dynamic:
+        return ()
+    spent = merge_counts(t.spots for t in dynamic)
+    base = merge_counts(t.spots for t in static)
+    extra = {
+        spot: s / len(dynamic) - base.get(spot, 0.0) / max(1, len(static))
+        for spot, s in spent.items()
+    }
+    return Signature.from_counts({k: v for k, v in extra.items() if v > 0}).names

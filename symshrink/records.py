@@ -1,6 +1,6 @@
 """The records a run leaves on disk, typed: what `minimize` writes into its work directory
-(`report.json`), a corpus entry's `case.json`, and the report's width sweep, with the file
-names of both directories.
+(`report.json`), a corpus entry's `case.json`, and the report's program measurements, with
+the file names of both directories.
 
 Each record is a frozen dataclass read and written by one codec driven by its field types,
 so a record symshrink wrote loads back equal, and every reader sees fields, not keys of a
@@ -42,11 +42,11 @@ __all__ = [
     "LOCK",
     "ORIGIN",
     "PROGRAM",
+    "PROGRAM_SWEEP",
     "REPORT",
     "REPRO",
     "SYMPY_REPRO",
     "TRIAGE",
-    "WIDTH_SWEEP",
     "CaptureFrame",
     "CaptureGraph",
     "CaptureRecord",
@@ -55,6 +55,7 @@ __all__ = [
     "CorpusVerdict",
     "Origin",
     "ProgramCheck",
+    "ProgramSweep",
     "ProgramVerdict",
     "ReplayWidth",
     "Replayed",
@@ -68,7 +69,6 @@ __all__ = [
     "TriageMatch",
     "TriageVerdict",
     "WidthPoint",
-    "WidthSweep",
     "load_calibration",
 ]
 
@@ -79,7 +79,7 @@ CALIBRATION = "calibration.json"  # the original's measurements (oracle/calibrat
 JUDGED_BY = "judged_by.json"  # what the journal's verdicts depend on (--resume checks it)
 REPORT = "report.json"  # RunRecord
 LOCK = "lock"  # flock'd while a run uses the directory; holds its pid
-WIDTH_SWEEP = "width_sweep.json"  # WidthSweep: `symshrink report`'s measurements, reused
+PROGRAM_SWEEP = "program_sweep.json"  # ProgramSweep: `symshrink report`'s measurements, reused
 
 # A corpus entry, corpora/<name>/.
 REPRO = "repro.py"  # the minimal repro, in torch's plain after-aot layout
@@ -505,31 +505,12 @@ class Case(_File):
     replays: dict[str, Replayed] | None = field(default=None, metadata=OMIT_NONE)
 
 
-# ---------------------------------------------------------------------- width_sweep.json
-
-
-@dataclass(frozen=True, kw_only=True)
-class WidthSweep(_File):
-    """The points `symshrink report` measured for a minimized model (`key`: its canonical
-    form), reused by the next report of the run when judged by the same rule. Format 1
-    (no "format" key) measured wall seconds without a twin: never reused."""
-
-    FILE: ClassVar[str] = WIDTH_SWEEP
-    FORMAT: ClassVar[int] = 2
-
-    format: int = FORMAT
-    key: str
-    timeout_s: float
-    ratio: float
-    torch_settings: dict[str, str]
-    points: tuple[WidthPoint, ...]
-
-
 # ------------------------------------------------------------------- a program's check
 
 ProgramVerdict = Literal[
     "slow",  # the dynamic compile took R x the static one or more, in most runs
-    "not slow",  # it did not: the pathology shows only through symshrink's retrace
+    "close",  # it did not, but their median is within the oracle's band below R
+    "not slow",  # further below: the pathology shows only through symshrink's retrace
     "error",  # a run failed (the program's own error in `why`)
     "no program",  # the repro has no program (`why`: the renderer's reason)
 ]
@@ -568,6 +549,22 @@ class ProgramCheck(_Record):
         """Whether `ratio` is a lower bound (a dynamic run was stopped: the true median may
         be higher)."""
         return any(self.stopped)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProgramSweep(_File):
+    """The checks of a result's program that `symshrink report` made (at its widths, and
+    with each backend at its own width), reused by the next report of the same program
+    text (`key`: its hash) at the same R and timeout."""
+
+    FILE: ClassVar[str] = PROGRAM_SWEEP
+    FORMAT: ClassVar[int] = 1
+
+    format: int = FORMAT
+    key: str
+    timeout_s: float
+    ratio: float
+    checks: tuple[ProgramCheck, ...]
 
 
 # ------------------------------------------------------------------------- capture.json

@@ -1,26 +1,28 @@
 """A bug report from a minimize run: markdown to paste into a GitHub issue, and a picture.
 
-A torch developer reading an issue wants, in this order: what is slow and where (phase,
-hottest functions), how much smaller the repro got, the expressions that remain, and one
-command that shows it. All of that is in a minimize work directory (`report.json`, the
-oracle's calibration) and the minimized script beside it; nothing is re-run for it.
+A PyTorch maintainer asks first for a self-contained program under 100 lines that shows
+the problem through `torch.compile`. So the report leads with the result's program
+(`program.render_program`) and what it measured: whether the pathology reproduces through
+torch.compile (minimize's check), its time against the width of its widest sum with the
+growth fitted as `time ∝ N^x`, and the backend ablation (eager / aot_eager / inductor).
+Then the versions, where the time went in symshrink's retrace (phase, hottest functions),
+how much smaller the repro got, the expressions that remain and their dependency graph;
+the faithful retrace repro (`min.py`) is named as a file to attach, not inlined.
 
-The picture is the one thing measured here: the minimized repro's compile time against
-its number of free symbols, over a family of repros whose widest sum is cut to, or
-extended to, w symbols (`at_width`). Each member is measured as `corpus sweep` measures
-one (`bench.measure_widths`): in the oracle's warm child without the C++ compile, to its
-end or a timeout, on the oracle's CPU clock, with the run's torch settings, against its
-own static twin; so a slowness that grows with the width shows as a curve beside R x the
-twin, not as one number.
+The program's runs are the one thing measured here (`program_check.check_program`, one
+fresh run of each mode per width and backend, against static shapes, at the run's R),
+kept in the work directory and reused for the same program text.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import platform
 import re
 import shlex
+import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -28,30 +30,33 @@ from pathlib import Path
 from typing import Any
 
 from symshrink import installed_version, summary
-from symshrink.bench import Bench, Rule, measure_widths
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 from symshrink.graph import SymGraph
 from symshrink.oracle.calibrate import DEFAULT_RATIO, Calibration
+from symshrink.program import BACKENDS, program_path, render_program
+from symshrink.program_check import check_program, through_program
 from symshrink.records import (
     CALIBRATION,
-    WIDTH_SWEEP,
+    PROGRAM_SWEEP,
+    ProgramCheck,
+    ProgramSweep,
     RunRecord,
     Side,
-    WidthPoint,
-    WidthSweep,
     load_calibration,
 )
 from symshrink.repro.model import Repro
 from symshrink.repro.parse import parse_file, read_source
-from symshrink.repro.render import canonical_key
 from symshrink.standalone import is_standalone
+from symshrink.verdict import Verdict
+from symshrink.widths import at_width, widest_sum
 
 log = logging.getLogger(__name__)
 
 __all__ = [
     "DEFAULT_WIDTHS",
     "MinimizeRun",
+    "growth_exponent",
     "load_run",
     "plot_widths",
     "render_report",
@@ -59,7 +64,6 @@ __all__ = [
 ]
 
 DEFAULT_WIDTHS = (2, 4, 8, 12, 16)
-_INLINE_LIMIT = 50_000  # characters of script worth pasting into an issue (GitHub: 65536)
 _CONFIG_LINE = re.compile(r"^torch\.[\w.]*config[\w.]* = .+$", re.MULTILINE)
 
 
@@ -101,35 +105,47 @@ def load_run(work_dir: Path, script: Path | None = None) -> MinimizeRun:
 # ------------------------------------------------------------------- the width family
 
 
-def plot_widths(
-    points: Sequence[WidthPoint], phase: str, path: Path, title: str, ratio: float
-) -> Path:
-    """A PNG of `phase` seconds and the compile's CPU seconds against free symbols, with the
-    limit of the verdict, `ratio` x each member's twin, as a dotted line."""
+def growth_exponent(points: Sequence[tuple[int, float]]) -> float | None:
+    """x in `time ∝ N^x`: the slope of log seconds on log N by least squares over
+    `(N, seconds)` (None: fewer than two widths)."""
+    logs = [(math.log(n), math.log(t)) for n, t in points if n > 0 and t > 0]
+    if len({x for x, _ in logs}) < 2:
+        return None
+    xs, ys = zip(*logs, strict=True)
+    return statistics.linear_regression(xs, ys).slope
+
+
+def _fitted(checks: Sequence[ProgramCheck]) -> list[tuple[int, float]]:
+    """(N, dynamic seconds) of the width checks that ran to their end."""
+    return [
+        (c.n, statistics.median(c.dynamic_s))
+        for c in checks
+        if c.n is not None and c.dynamic_s and not c.lower_bound
+    ]
+
+
+def plot_widths(checks: Sequence[ProgramCheck], path: Path, title: str, ratio: float) -> Path:
+    """A PNG of the program's dynamic and static CPU seconds against N, the width of its
+    widest sum, with `ratio` x static, the verdict's limit, as a dotted line."""
     from matplotlib.figure import Figure  # the `report` extra; Agg renders without a display
     from matplotlib.ticker import MaxNLocator
 
-    ok = sorted((p for p in points if p.status == "ok"), key=lambda p: p.free_symbols)
-    killed = [p for p in points if p.status == "timeout"]
+    done = sorted(((c.n, c) for c in checks if c.n is not None and c.dynamic_s), key=lambda t: t[0])
     fig = Figure(figsize=(6.4, 4.0), dpi=100)
     ax = fig.subplots()
-    xs = [p.free_symbols for p in ok]
-    ax.plot(xs, [(p.phases or {}).get(phase, 0.0) for p in ok], "o-", label=f"{phase} (slow phase)")
-    ax.plot(xs, [_or_nan(p.entry_s) for p in ok], "s--", label="compile, CPU s")
-    twins = [(p.free_symbols, ratio * p.twin_s) for p in ok if p.twin_s is not None]
-    if twins:
-        ax.plot(*zip(*twins, strict=True), ":", color="grey", label=f"{ratio:g}x its static twin")
-    if killed:
-        ax.plot(
-            [p.free_symbols for p in killed],
-            [_or_nan(p.entry_s) for p in killed],
-            "rx",
-            markersize=10,
-            label="killed at the timeout",
-        )
+    ended = [(n, statistics.median(c.dynamic_s)) for n, c in done if not c.lower_bound]
+    if ended:
+        ax.plot(*zip(*ended, strict=True), "o-", label="dynamic, CPU s")
+    statics = [(n, statistics.median(c.static_s)) for n, c in done if c.static_s]
+    if statics:
+        ax.plot(*zip(*statics, strict=True), "s--", label="static, CPU s")
+        limit = [(n, ratio * s) for n, s in statics]
+        ax.plot(*zip(*limit, strict=True), ":", color="grey", label=f"{ratio:g}x static")
+    if stopped := [(n, statistics.median(c.dynamic_s)) for n, c in done if c.lower_bound]:
+        ax.plot(*zip(*stopped, strict=True), "rx", markersize=10, label="stopped at the timeout")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("free symbols")
-    ax.set_ylabel("seconds (no C++ compile)")
+    ax.set_xlabel("N, the width of the widest sum (--n)")
+    ax.set_ylabel("CPU seconds, compile and first call")
     ax.set_title(title, fontsize=10)
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)
@@ -142,47 +158,44 @@ def plot_widths(
 # ---------------------------------------------------------------------------- markdown
 
 
-def _or_nan(seconds: float | None) -> float:
-    """A point's seconds for the plot, which leaves out what was not measured (NaN)."""
-    return math.nan if seconds is None else seconds
-
-
 def render_report(
-    run: MinimizeRun, points: Sequence[WidthPoint] = (), picture: Path | None = None
+    run: MinimizeRun, checks: Sequence[ProgramCheck] = (), picture: Path | None = None
 ) -> str:
-    """The markdown report; `points` and `picture` from `measure_widths` / `plot_widths`."""
-    phase = _slow_phase(run, points)
+    """The markdown report; `checks` (the program at its widths and backends) and
+    `picture` from `write_report`."""
+    phase = _slow_phase(run)
     spot = _hot_spots(run)
     headline = (f"`{phase}`" + (f" in `{spot[0][0]}`" if spot else "")) if phase else "compile"
     sections = [
         f"# Slow symbolic-shape compile: {headline} "
         + ("(minimized repro)" if run.report.fixpoint else "(reduced, not minimal)"),
         _intro(run),
+        _program_section(run),
+    ]
+    widths = [c for c in checks if c.n is not None]
+    if widths:
+        sections.append(_widths_section(widths, picture))
+    backends = _backends(checks)
+    if backends:
+        sections.append(_backends_section(backends))
+    sections += [
         _environment(run),
         _where_the_time_goes(run, phase, spot),
         _before_after(run),
         _expressions(run.final),
         "## Dependency graph\n\n```mermaid\n" + SymGraph(run.final).to_mermaid() + "```",
+        _retrace_section(run),
     ]
-    if points:
-        sections.append(_widths_section(points, phase, picture))
-    sections.append(_reproduce(run))
     sections.append(_for_sympy(run))
     return "\n\n".join(sections) + "\n"
 
 
-def _slow_phase(run: MinimizeRun, points: Sequence[WidthPoint]) -> str | None:
-    """The original's slowest phase; without a calibration, the measured one's."""
+def _slow_phase(run: MinimizeRun) -> str | None:
+    """The original's slowest phase; without a calibration, the re-verification's."""
     if run.calibration is not None and run.calibration.phases:
         return run.calibration.phases[0]
     phases = [v.slow_phase for v in run.report.reverify_verdicts or () if v.slow_phase]
-    if phases:
-        return Counter(phases).most_common(1)[0][0]
-    ok = [(p.entry_s or 0.0, p.phases) for p in points if p.status == "ok" and p.phases]
-    if not ok:
-        return None
-    _, seconds = max(ok, key=lambda seconds_phases: seconds_phases[0])
-    return max(seconds, key=seconds.__getitem__)
+    return Counter(phases).most_common(1)[0][0] if phases else None
 
 
 def _hot_spots(run: MinimizeRun) -> tuple[tuple[str, float], ...]:
@@ -282,15 +295,19 @@ def _where_the_time_goes(
         lines += ["- hottest functions (sampled stacks of the original):", ""]
         rows = [(f"`{name}`", f"{share:.0%}") for name, share in spots]
         lines += [_table(("function", "share of samples"), rows), ""]
-    for v in run.report.reverify_verdicts or ():
-        where = ", ".join(f"`{s}`" for s in v.signature[:3]) or "?"
-        how = "stopped at" if v.stopped else "after"
-        ratio = f" ({v.ratio:.1f}x its twin)" if v.ratio else ""
-        lines.append(
-            f"- minimized, re-run: {v.status} {how} {v.cpu_s:.2f} s CPU{ratio}, "
-            f"in `{v.slow_phase or '?'}`; hot spots {where}"
-        )
+    reruns = Counter(_rerun(v) for v in run.report.reverify_verdicts or ())
+    for text, times in reruns.items():  # runs stopped at one limit read alike: said once
+        lines.append(f"- minimized, re-run{f' {times} times' if times > 1 else ''}: {text}")
     return "\n".join(lines)
+
+
+def _rerun(v: Verdict) -> str:
+    """One re-verification run: how it ended, its ratio, phase and hot spots."""
+    where = ", ".join(f"`{s}`" for s in v.signature[:3]) or "?"
+    how = "stopped at" if v.stopped else "after"
+    ratio = f" ({v.ratio:.1f}x its twin)" if v.ratio else ""
+    phase = v.slow_phase or "?"
+    return f"{v.status} {how} {v.cpu_s:.2f} s CPU{ratio}, in `{phase}`; hot spots {where}"
 
 
 def _before_after(run: MinimizeRun) -> str:
@@ -349,45 +366,134 @@ def _expressions(repro: Repro) -> str:
     )
 
 
-def _widths_section(points: Sequence[WidthPoint], phase: str | None, picture: Path | None) -> str:
-    lines = ["## Time against the number of free symbols", ""]
+def _program_text(run: MinimizeRun) -> str:
+    """The result's torch.compile program, as minimize writes it beside the result;
+    ReproError says why the result has none."""
+    name = program_path(run.script).name.removesuffix(".program.py")
+    return render_program(run.final, name, run.script.name, run.report.options.torch_settings)
+
+
+def _program_section(run: MinimizeRun) -> str:
+    lines = ["## Reproduce with torch.compile", ""]
+    try:
+        text = _program_text(run)
+    except ReproError as e:
+        why = str(e).removeprefix("no program: ")
+        lines.append(f"No torch.compile program: {why}. The retrace repro below shows it.")
+        return "\n".join(lines)
+    name = program_path(run.script).name
+    wide = widest_sum(run.final) is not None  # else --n only cuts
+    lines += [
+        f"`{name}` ({len(text.splitlines())} lines, torch and the Python standard library only):",
+        "",
+        "```python",
+        text.rstrip(),
+        "```",
+        "",
+        "It compiles `graph` with the free symbols' dims marked dynamic and, as the control,"
+        " with static shapes, each in fresh processes after a warm-up compile, and prints the"
+        " CPU seconds of both (compile and first call) and their ratio:",
+        "",
+        "```sh",
+        f"python -m pip install torch=={_torch_version().split('+')[0]}",
+        f"python {name}                    # 3 runs of each mode",
+        *([f"python {name} --n 16             # its widest sum at 16 symbols"] * wide),
+        f"python {name} --backend eager    # or aot_eager: which part of torch.compile",
+        "```",
+    ]
+    check = run.report.program_check
+    if check is not None and check.verdict != "no program":
+        lines += ["", _checked_sentence(check)]
+    return "\n".join(lines)
+
+
+def _checked_sentence(check: ProgramCheck) -> str:
+    """What minimize's check of the program found, as a sentence."""
+    runs = len(check.dynamic_s)
+    text = f"Run by minimize ({runs} fresh run{'s' * (runs != 1)} of each mode"
+    if check.dynamic_s and check.static_s:
+        dynamic = ", ".join(f"{t:.2f}" for t in check.dynamic_s)
+        static = ", ".join(f"{t:.2f}" for t in check.static_s)
+        text += f": dynamic {dynamic} s, static {static} s"
+    text += f"): {through_program(check)}."
+    if check.hot_spots:
+        text += " Hot spots of the dynamic runs: " + ", ".join(
+            f"`{s}`" for s in check.hot_spots[:3]
+        )
+        text += "."
+    return text
+
+
+def _widths_section(checks: Sequence[ProgramCheck], picture: Path | None) -> str:
+    lines = ["## Time against the width of the widest sum", ""]
     if picture is not None:
         lines += [
-            f"![slow-phase time against free symbols]({picture.name})",
+            f"![compile time against N]({picture.name})",
             "",
             f"(`{picture.name}` lies beside this file: attach it when you paste the report.)",
             "",
         ]
-    lines.append(
-        "The minimized repro with its widest sum cut to, or extended to, w symbols; each "
-        "retraced once with the relationships preserved, without the C++ compile, and "
-        "judged against its own static twin as `symshrink corpus sweep` judges."
-    )
-    lines.append("")
-    name = phase or "slow phase"
-    rows = [
-        (
-            str(p.free_symbols),
-            str(p.width),
-            f"{p.phases[phase]:.2f}" if p.phases and phase in p.phases else "—",
-            _seconds(p),
-            p.status + (f": {p.detail}" if p.status == "error" else ""),
-        )
-        for p in points
+    lines += [
+        "The program at `--n N`, its widest sum cut to or extended to N symbols, one fresh run"
+        " of each mode (CPU seconds of the compile and first call):",
+        "",
+        _checks_table(("N",), [((str(c.n),), c) for c in checks]),
     ]
-    header = ("free symbols", "sum width", f"{name} s", "CPU s", "status")
-    lines.append(_table(header, rows))
+    dynamic = growth_exponent(_fitted(checks))
+    if dynamic is not None:
+        ns = [n for n, _ in _fitted(checks)]
+        statics = [(c.n, statistics.median(c.static_s)) for c in checks if c.n and c.static_s]
+        static = growth_exponent(statics)
+        lines += [
+            "",
+            f"Growth: the dynamic compile's time ∝ N^{dynamic:.1f} (least squares over N ="
+            f" {min(ns)}–{max(ns)}"
+            + (f"; the static compile's ∝ N^{static:.1f})." if static is not None else ")."),
+        ]
     return "\n".join(lines)
 
 
-def _seconds(point: WidthPoint) -> str:
-    """A member's CPU seconds: `> N` when the timeout stopped it, `—` when not measured."""
-    if point.entry_s is None:
-        return "—"
-    return f"{point.entry_s:.2f}" if point.status == "ok" else f"> {point.entry_s:.0f}"
+def _backends(checks: Sequence[ProgramCheck]) -> list[ProgramCheck]:
+    """The program at its own width with each backend, in BACKENDS' order."""
+    own = {c.backend: c for c in checks if c.n is None}
+    return [own[b] for b in BACKENDS if b in own]
 
 
-def _reproduce(run: MinimizeRun) -> str:
+def _backends_section(checks: Sequence[ProgramCheck]) -> str:
+    return "\n".join(
+        [
+            "## Backends",
+            "",
+            "The program at its own width with `--backend B`: `eager` is Dynamo's trace"
+            " alone, `aot_eager` adds AOTAutograd, `inductor` (the default) adds Inductor's"
+            " lowering and code generation.",
+            "",
+            _checks_table(("backend",), [((c.backend,), c) for c in checks], runs=True),
+        ]
+    )
+
+
+def _checks_table(
+    head: Sequence[str], rows: Sequence[tuple[Sequence[str], ProgramCheck]], *, runs: bool = False
+) -> str:
+    """One row per check: its label, both medians and their ratio (or why it failed)."""
+    header = [*head, "dynamic CPU s", "static CPU s", "ratio"] + (["runs"] if runs else [])
+    body = []
+    for label, c in rows:
+        at = "≥ " if c.lower_bound else ""
+        if c.verdict == "error" or not c.dynamic_s or not c.static_s:
+            cells = ["—", "—", f"error: {c.why}"]
+        else:
+            cells = [
+                f"{at}{statistics.median(c.dynamic_s):.2f}",
+                f"{statistics.median(c.static_s):.2f}",
+                f"{at}{c.ratio:.1f}x" if c.ratio is not None else "—",
+            ]
+        body.append([*label, *cells] + ([str(len(c.dynamic_s))] if runs else []))
+    return _table(header, body)
+
+
+def _retrace_section(run: MinimizeRun) -> str:
     text = read_source(run.script)
     name = run.script.name
     torch_version = _torch_version().split("+")[0]
@@ -402,15 +508,23 @@ def _reproduce(run: MinimizeRun) -> str:
             f"python -m pip install torch=={torch_version} symshrink\n"
             f"symshrink run {name} --no-native-compile"
         )
-    lines = ["## Reproduce", "", "```sh", how, "```", ""]
     original = Path(run.report.repro).name
-    lines.append(f"Minimized with `{_command(original, run.report.options.to_dict())}`.")
-    if len(text) <= _INLINE_LIMIT:
-        lines += ["", f"<details><summary>{name}</summary>", "", "```python", text.rstrip()]
-        lines += ["```", "", "</details>"]
-    else:
-        lines.append(f"\n`{name}` ({len(text)} characters) is too long to inline: attach it.")
-    return "\n".join(lines)
+    return "\n".join(
+        [
+            "## The retrace repro (attach it)",
+            "",
+            f"`{name}` ({len(text.splitlines())} lines, at `{run.script}`) is the minimized"
+            " after-aot graph with symshrink's retrace: it rebuilds the graph's inputs with the"
+            " relationships between their symbols kept and compiles it as the reduction judged"
+            " it. Attach it; it is not inlined here.",
+            "",
+            "```sh",
+            how,
+            "```",
+            "",
+            f"Minimized with `{_command(original, run.report.options.to_dict())}`.",
+        ]
+    )
 
 
 def _for_sympy(run: MinimizeRun) -> str:
@@ -480,69 +594,85 @@ def write_report(
     timeout_s: float = 120.0,
     plot: bool = True,
 ) -> Path:
-    """Write the markdown (and, with `plot`, its PNG beside it); returns the markdown path.
+    """Write the markdown (and, with `plot`, the program's runs and their PNG beside it);
+    returns the markdown path.
 
-    Width measurements are kept in the work dir and reused for the same minimized repro.
+    With `plot` the result's program is written beside it (as minimize writes it) and run
+    at `widths` and with each backend at its own width, each run stopped at `timeout_s`;
+    the runs are kept in the work dir and reused for the same program text.
     """
     run = load_run(work_dir, script)
     output = Path(output) if output is not None else run.work_dir / "report.md"
-    points: list[WidthPoint] = []
+    checks: list[ProgramCheck] = []
     picture = None
     if plot:
-        rule = _rule(run)
-        points = _sweep(run, widths, rule, timeout_s)
-        phase = _slow_phase(run, points)
-        if not any(p.status == "ok" for p in points):
-            log.warning("no width could be measured: the report has no picture")
-        elif phase is not None:
-            title = f"{run.script.name}: {phase} vs free symbols"
+        try:
+            text = _program_text(run)
+        except ReproError as e:
+            log.warning("%s: nothing to measure", e)
+        else:
+            checks = _measure(run, text, widths, timeout_s)
+        title = f"{program_path(run.script).name}: dynamic and static compile against N"
+        if any(c.n is not None and c.dynamic_s for c in checks):
             try:
-                picture = plot_widths(points, phase, output.with_suffix(".png"), title, rule.ratio)
+                picture = plot_widths(checks, output.with_suffix(".png"), title, _ratio(run))
             except ImportError:
                 log.warning("matplotlib is missing (pip install 'symshrink[report]'): no picture")
-    atomic_write(output, render_report(run, points, picture))
+    atomic_write(output, render_report(run, checks, picture))
     return output
 
 
-def _rule(run: MinimizeRun) -> Rule:
-    """The run's own: R (4 for a `--test` or absolute run), its control, clock, torch
-    settings and the original's hot spots."""
-    r, cal = run.report, run.calibration
-    return Rule(
-        ratio=r.ratio or DEFAULT_RATIO,
-        baseline=r.baseline or "static",
-        clock=cal.clock if cal is not None else "cpu",
-        reference=cal.signature() if cal is not None else None,
-        torch_settings=r.options.torch_settings,
-    )
+def _ratio(run: MinimizeRun) -> float:
+    """The run's R (4 for a `--test` or absolute run)."""
+    return run.report.ratio or DEFAULT_RATIO
 
 
-def _sweep(
-    run: MinimizeRun, widths: Sequence[int], rule: Rule, timeout_s: float
-) -> list[WidthPoint]:
-    """Measured points for `widths`, from the work dir's earlier sweep where it has them
-    (measured for the same model, by the same rule, with the same timeout)."""
-    path = run.work_dir / WIDTH_SWEEP
-    sweep = WidthSweep(
-        key=canonical_key(run.final),
+def _measure(
+    run: MinimizeRun, text: str, widths: Sequence[int], timeout_s: float
+) -> list[ProgramCheck]:
+    """The program at each of `widths` its model has (inductor), and at its own width with
+    each backend: from the work dir's earlier runs of the same program text, R and timeout
+    where it has them, and minimize's own check (inductor, own width) if it ran this text."""
+    path = program_path(run.script)
+    recorded = run.report.program_check
+    if recorded is None or run.report.program is None or _read(Path(run.report.program)) != text:
+        recorded = None
+    atomic_write(path, text)
+    sweep_path = run.work_dir / PROGRAM_SWEEP
+    sweep = ProgramSweep(
+        key=hashlib.sha256(text.encode()).hexdigest()[:16],
         timeout_s=timeout_s,
-        ratio=rule.ratio,
-        torch_settings=dict(rule.torch_settings),
-        points=(),
+        ratio=_ratio(run),
+        checks=(),
     )
-    known: dict[int, WidthPoint] = {}
-    if path.exists():
+    known: dict[tuple[int | None, str], ProgramCheck] = {}
+    if recorded is not None and recorded.dynamic_s:
+        known[recorded.n, recorded.backend] = recorded
+    if sweep_path.exists():
         try:
-            earlier = WidthSweep.load(path)
+            earlier = ProgramSweep.load(sweep_path)
         except ReproError as e:
             log.warning("%s; measuring again", e)
         else:
-            if replace(earlier, points=()) == sweep:
-                known = {p.width: p for p in earlier.points if p.status != "error"}  # may pass
-    todo = [w for w in widths if w not in known]
-    if todo:
-        with Bench(scratch=run.work_dir) as bench:
-            for p in measure_widths(bench, run.final, todo, rule, timeout_s):
-                known[p.width] = p
-    replace(sweep, points=tuple(known.values())).save(path)
-    return sorted((known[w] for w in set(widths) if w in known), key=lambda p: p.width)
+            if replace(earlier, checks=()) == sweep:
+                known |= {(c.n, c.backend): c for c in earlier.checks if c.verdict != "error"}
+    wanted: list[tuple[int | None, str]] = [
+        (w, "inductor") for w in sorted(set(widths)) if at_width(run.final, w) is not None
+    ]
+    wanted += [(None, b) for b in BACKENDS]
+    for n, backend in wanted:
+        if (n, backend) in known:
+            continue
+        known[n, backend] = check_program(
+            path, ratio=sweep.ratio, runs=1, n=n, backend=backend, timeout_s=timeout_s
+        )
+        log.info("the program at --n %s --backend %s: %s", n, backend, known[n, backend].why)
+        replace(sweep, checks=tuple(known.values())).save(sweep_path)  # kept if interrupted
+    return [known[k] for k in wanted]
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text()
+    except OSError:
+        return None

@@ -16,7 +16,7 @@ import pytest
 
 from symshrink.errors import ReproError
 from symshrink.oracle.controls import ControlTime, ControlTimes
-from symshrink.records import Case, RunRecord, WidthPoint, WidthSweep
+from symshrink.records import Case, ProgramCheck, ProgramSweep, RunRecord, WidthPoint
 
 HERE = Path(__file__).resolve().parent
 CASES = sorted((HERE.parent / "corpora").glob("*/case.json"))
@@ -125,10 +125,11 @@ def test_save_then_load_is_the_same_record(tmp_path: Path) -> None:
         width=2, free_symbols=2, verdict="fixed", entry_s=0.3, twin_s=0.2, ratio=1.5,
         phases={"trace": 0.1},
     )  # fmt: skip
-    sweep = WidthSweep(key="k", timeout_s=60.0, ratio=4.0, torch_settings={}, points=(point,))
+    assert WidthPoint.from_dict(point.to_dict()) == point and point.status == "ok"
+    check = ProgramCheck(verdict="slow", why="3 of 3", at_ratio=4.0, n=8, dynamic_s=(2.0,))
+    sweep = ProgramSweep(key="k", timeout_s=60.0, ratio=4.0, checks=(check,))
     sweep.save(tmp_path / "w.json")
-    assert WidthSweep.load(tmp_path / "w.json") == sweep
-    assert point.status == "ok"
+    assert ProgramSweep.load(tmp_path / "w.json") == sweep
     record = RunRecord.load(REPORTS[0])
     record.save(tmp_path / "r.json")
     assert RunRecord.load(tmp_path / "r.json") == record

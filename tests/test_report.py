@@ -89,13 +89,15 @@ def test_report_sections(work: Path) -> None:
     text = (work / "report.md").read_text()
     headers = re.findall(r"^## (.+)$", text, re.MULTILINE)
     assert headers == [
+        "Reproduce with torch.compile",
+        "Time against the width of the widest sum",
+        "Backends",
         "Environment",
         "Where the time goes",
         "Before and after",
         "Minimal expressions",
         "Dependency graph",
-        "Time against the number of free symbols",
-        "Reproduce",
+        "The retrace repro (attach it)",
         "For sympy",
     ]
     assert text.startswith("# Slow symbolic-shape compile: `")
@@ -105,22 +107,36 @@ def test_report_sections(work: Path) -> None:
     final = parse_file(work.with_suffix(""))
     for x in summary.summary(final)["symints"]:
         assert f"| {x['name']} | SymInt | `{x['expr']}` | {x['hint']} |" in text
-    # minimize writes the self-contained form: reproducing needs torch only.
+    # minimize writes the self-contained form: reproducing needs torch only; attached.
     assert "python repro.min.py            # retrace with the relationships kept" in text
-    assert "<summary>repro.min.py</summary>" in text
+    assert "<details>" not in text and "def load_args" not in text
+    # the first code block is the program minimize wrote beside its result
+    program = (work.parent / "repro.program.py").read_text()
+    assert text.index("```python\n" + program) == text.index("```")
     check_mermaid(mermaid_block(text))
     assert mermaid_block(text) == SymGraph(final).to_mermaid()
 
 
+_ROW = r"^\| (\w+) \| [\d.]+ \| [\d.]+ \| [\d.]+x \|"
+
+
 def test_width_measurements_and_picture(work: Path) -> None:
+    """Through the program at each N, both times and their ratio; every backend."""
     text = (work / "report.md").read_text()
-    rows = re.findall(r"^\| (\d+) \| (\d+) \| [\d.]+ \| [\d.]+ \| ok \|$", text, re.MULTILINE)
-    assert rows == [("2", "2"), ("3", "3")]  # free symbols, sum width
-    assert "![slow-phase time against free symbols](report.png)" in text
+    widths, backends = text.split("## Time against")[1].split("## Backends")
+    assert re.findall(_ROW + "$", widths, re.MULTILINE) == ["2", "3"]
+    assert re.findall(_ROW + r" 1 \|$", backends, re.MULTILINE) == [
+        "eager",
+        "aot_eager",
+        "inductor",
+    ]
+    assert "![compile time against N](report.png)" in text
     png = (work / "report.png").read_bytes()
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000
-    sweep = json.loads((work / "width_sweep.json").read_text())
-    assert sorted(p["width"] for p in sweep["points"]) == [2, 3]
+    sweep = json.loads((work / "program_sweep.json").read_text())
+    assert sorted((c.get("n") or 0, c["backend"]) for c in sweep["checks"]) == [
+        (0, "aot_eager"), (0, "eager"), (0, "inductor"), (2, "inductor"), (3, "inductor")
+    ]  # fmt: skip
 
 
 def test_mermaid_of_richer_models_is_valid(tmp_path: Path) -> None:
@@ -246,20 +262,24 @@ def test_cli_report_without_plot(work: Path, tmp_path: Path) -> None:
 
 
 def test_cli_report_of_a_relative_run_dir_measures_its_widths(work: Path, tmp_path: Path):
-    """As users run it, from the run's directory: the width family is measured by the
-    oracle's children (in folders of their own) against each member's twin."""
+    """As users run it, from the run's directory: a width not measured yet is run through
+    the program, dynamic against static, the others reused."""
     shutil.copytree(work, tmp_path / work.name)
-    (tmp_path / work.name / "width_sweep.json").unlink()  # measured afresh
+    sweep_path = tmp_path / work.name / "program_sweep.json"
+    sweep = json.loads(sweep_path.read_text())
+    sweep["checks"] = [c for c in sweep["checks"] if c.get("n") != 2]
+    sweep_path.write_text(json.dumps(sweep))  # N = 2 measured afresh, the rest reused
     cmd = [sys.executable, "-m", "symshrink", "report", work.name, "-o", "relative.md"]
     cmd += ["--widths", "2", "--timeout", "120"]
     result = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert result.returncode == 0, result.stderr
     text = (tmp_path / "relative.md").read_text()
-    assert re.search(r"^\| 2 \| 2 \| [\d.]+ \| [\d.]+ \| ok \|$", text, re.MULTILINE)
-    sweep = json.loads((tmp_path / work.name / "width_sweep.json").read_text())
-    (point,) = sweep["points"]
-    assert point["twin_s"] > 0
-    assert point["ratio"] == pytest.approx(point["entry_s"] / point["twin_s"], rel=0.05)
+    assert re.search(_ROW + "$", text, re.MULTILINE)
+    sweep = json.loads(sweep_path.read_text())
+    (point,) = [c for c in sweep["checks"] if c.get("n") == 2]
+    assert point["static_s"][0] > 0
+    ratio = point["dynamic_s"][0] / point["static_s"][0]
+    assert point["ratio"] == pytest.approx(ratio, rel=0.05)
 
 
 def test_cli_report_of_a_non_run_is_one_line(tmp_path: Path) -> None:
