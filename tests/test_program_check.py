@@ -72,13 +72,18 @@ def test_a_record_round_trips_and_says_whether_it_reproduces() -> None:
 
 
 @pytest.mark.spawns
-def test_a_program_is_run_in_fresh_children_and_judged(tmp_path: Path) -> None:
+def test_a_program_is_run_in_fresh_children_and_judged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # where its scratch folder goes
     check = check_program(stand_in(tmp_path, 0.05, 0.3), runs=2)
     assert check.verdict == "slow", check
     assert len(check.static_s) == len(check.dynamic_s) == 2 and check.stopped == (False, False)
     assert check.ratio is not None and check.ratio >= 4
     assert check.backend == "inductor" and check.n is None
-    assert not [p for p in os.listdir(tempfile.gettempdir()) if PROGRAM_PREFIX in p]
+    assert not [p for p in os.listdir(scratch) if PROGRAM_PREFIX in p]  # removed
 
 
 @pytest.mark.spawns
