@@ -165,9 +165,9 @@ def render_report(
     `picture` from `write_report`."""
     phase = _slow_phase(run)
     spot = _hot_spots(run)
-    headline = (f"`{phase}`" + (f" in `{spot[0][0]}`" if spot else "")) if phase else "compile"
+    headline = (f": `{phase}`" + (f" in `{spot[0][0]}`" if spot else "")) if phase else ""
     sections = [
-        f"# Slow symbolic-shape compile: {headline} "
+        f"# Slow symbolic-shape compile{headline} "
         + ("(minimized repro)" if run.report.fixpoint else "(reduced, not minimal)"),
         _intro(run),
         _program_section(run),

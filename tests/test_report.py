@@ -100,7 +100,7 @@ def test_report_sections(work: Path) -> None:
         "The retrace repro (attach it)",
         "For sympy",
     ]
-    assert text.startswith("# Slow symbolic-shape compile: `")
+    assert text.startswith("# Slow symbolic-shape compile (minimized repro)")  # --test: no phase
     assert "| free symbols | 4 | 2 |" in text
     assert re.search(r"\| oracle calls \| — \| \d+ \(\d+ accepted", text)
     assert "| torch | `2.13.0" in text

@@ -103,6 +103,7 @@ def test_time_grows_as_a_fitted_power_of_n() -> None:
 
 def test_the_report_leads_with_the_program(tmp_path: Path) -> None:
     text = render_report(_run(tmp_path), CHECKS, tmp_path / "report.png")
+    assert text.startswith("# Slow symbolic-shape compile: `scheduling` (minimized repro)")
     headers = re.findall(r"^## (.+)$", text, re.MULTILINE)
     assert headers == [
         "Reproduce with torch.compile",
