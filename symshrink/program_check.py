@@ -29,7 +29,7 @@ from symshrink.oracle.calibrate import DEFAULT_RATIO
 from symshrink.oracle.noise import Judging
 from symshrink.oracle.signature import Signature, merge_counts
 from symshrink.program import BACKENDS
-from symshrink.records import ProgramCheck, ProgramVerdict
+from symshrink.records import ProgramCheck, ProgramVerdict, median_is_lower_bound
 from symshrink.sandbox import ColdRunner, Job, Limits, Runner, Workload
 
 __all__ = ["PROGRAM_PREFIX", "check_program", "judge", "through_program"]
@@ -115,7 +115,7 @@ def judge(
     control = statistics.median(static_s)
     slow = sum(d >= ratio * control for d in dynamic_s)
     median = statistics.median(dynamic_s) / control
-    at = "at least " if any(stopped) else ""
+    at = "at least " if median_is_lower_bound(dynamic_s, stopped) else ""
     why = (
         f"{slow} of {len(dynamic_s)} dynamic runs at {ratio:g}x the static median"
         f" ({control:.2f} s) or more; median {at}{median:.1f}x"

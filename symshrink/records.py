@@ -14,9 +14,10 @@ is one ReproError naming the file and the field.
 from __future__ import annotations
 
 import json
+import statistics
 import types
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
@@ -70,6 +71,7 @@ __all__ = [
     "TriageVerdict",
     "WidthPoint",
     "load_calibration",
+    "median_is_lower_bound",
 ]
 
 # A minimize work directory.
@@ -546,9 +548,18 @@ class ProgramCheck(_Record):
 
     @property
     def lower_bound(self) -> bool:
-        """Whether `ratio` is a lower bound (a dynamic run was stopped: the true median may
-        be higher)."""
-        return any(self.stopped)
+        """Whether `ratio` is a lower bound (`median_is_lower_bound`)."""
+        return median_is_lower_bound(self.dynamic_s, self.stopped)
+
+
+def median_is_lower_bound(values: Sequence[float], stopped: Sequence[bool]) -> bool:
+    """Whether the median of `values` is only a lower bound: some value at or below it is
+    one of a run that was `stopped` (its true value may be higher, and so the median). A
+    stopped run already above the median only goes further up."""
+    if not values:
+        return False
+    median = statistics.median(values)
+    return any(s and v <= median for v, s in zip(values, stopped, strict=False))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -53,6 +53,9 @@ def test_most_dynamic_runs_at_r_times_the_static_median_are_slow() -> None:
     assert verdict == "not slow" and why.endswith("median 3.5x")
     verdict, why = judge([9.0], [1.0], 4.0, [True])
     assert verdict == "slow" and why.endswith("median at least 9.0x")
+    # a run stopped above the median leaves the median as measured
+    verdict, why = judge([5.0, 4.5, 8.0], [1.0], 4.0, [False, False, True])
+    assert verdict == "slow" and why.endswith("median 5.0x")
 
 
 def test_a_record_round_trips_and_says_whether_it_reproduces() -> None:
@@ -67,7 +70,8 @@ def test_a_record_round_trips_and_says_whether_it_reproduces() -> None:
         hot_spots=("safe_gcd",),
     )
     assert ProgramCheck.from_dict(check.to_dict()) == check
-    assert check.reproduces and check.lower_bound
+    assert check.reproduces and not check.lower_bound  # the stopped run is above the median
+    assert replace(check, stopped=(True, False)).lower_bound
     assert not ProgramCheck(verdict="no program", why="duck sizing", at_ratio=4.0).reproduces
 
 
