@@ -115,6 +115,7 @@ def test_the_report_leads_with_the_program(tmp_path: Path) -> None:
         "Minimal expressions",
         "Dependency graph",
         "The retrace repro (attach it)",
+        "For sympy",
     ]
     first = re.search(r"```(\w+)\n(.*?)```", text, re.DOTALL)
     assert first is not None and first[1] == "python"
