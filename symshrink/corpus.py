@@ -266,7 +266,7 @@ def _case(
     recorded_torch = report.torch_version if report is not None else None
     return Case(
         name=name,
-        added=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        added=_now(),
         origin=Origin(
             script=origin_path.name if origin_path is not None else None,
             file=ORIGIN if origin_copied else None,
@@ -546,7 +546,7 @@ def _keep_replay(entry: Entry, result: Replay) -> None:
         ratio=result.ratio,
         stopped=result.stopped,
         at_ratio=result.at_ratio,
-        measured=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        measured=_now(),
         width=result.width,
     )
     replays = {**(entry.case.replays or {}), torch: kept}
@@ -744,9 +744,14 @@ class Sweep:
             ratio=self.at_ratio,
             clock=self.clock,
             torch_version=installed_version("torch"),
-            measured=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            measured=_now(),
             points=tuple(self.points),
         )
+
+
+def _now() -> str:
+    """When a record was made: UTC to the second, as every case.json field of it is."""
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
 def sweep(
@@ -855,7 +860,7 @@ class Widened:
             ratio=self.at_ratio,
             clock=self.clock,
             torch_version=installed_version("torch"),
-            measured=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            measured=_now(),
             points=tuple(self.points),
         )
 
@@ -975,7 +980,7 @@ def _sympy_repro(entry: Entry, timeout_s: float, shrink: bool) -> SympyRepro:
             replay_s=tuple(round(s, 3) for s in built.full_runs) or None,
             verified=built.verified,
             sympy_version=installed_version("sympy"),
-            measured=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            measured=_now(),
         )
         if kept is None:
             return replace(record, why=built.why)

@@ -323,7 +323,7 @@ def _printer(declared: set[Any]) -> Any:
     """sympy's repr printer (the text rebuilds the object), a declared Symbol by its name."""
     from sympy.printing.repr import ReprPrinter
 
-    class Printer(ReprPrinter):  # type: ignore[misc]
+    class Printer(ReprPrinter):
         def _print_Symbol(self, expr: Any) -> str:
             if expr in declared:
                 return str(expr.name)
