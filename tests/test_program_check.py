@@ -114,7 +114,7 @@ def test_a_real_program_compiles_both_ways(tmp_path: Path) -> None:
     path = tmp_path / "floordiv_sum_n4.program.py"
     path.write_text((GOLDEN / "floordiv_sum_n4.program.py").read_text())
     check = check_program(path, runs=1, backend="eager", n=2)
-    assert check.verdict in ("slow", "not slow"), check.why
+    assert check.verdict in ("slow", "close", "not slow"), check.why  # not an error
     assert check.static_s[0] > 0 and check.dynamic_s[0] > 0 and check.n == 2
     assert check.torch_version is not None
 

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from symshrink.program_check import PROGRAM_PREFIX
+
 pytestmark = [pytest.mark.spawns, pytest.mark.torch]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,7 +152,11 @@ CASES: dict[str, Case] = {
         f"{REPLAY} --python {{other}}",
         Work(depth=3),  # the other interpreter's candidate
     ),
-    "report": Case("report {run} --script {repro} --widths 16 -o {tmp}/report.md", CANDIDATE),
+    # The report runs the result's program.py (in a check's scratch folder) at width 16.
+    "report": Case(
+        "report {run} --script {repro} --widths 16 -o {tmp}/report.md",
+        Work(depth=1, argv=PROGRAM_PREFIX, cpu_s=5.0),
+    ),
     "sympy-repro": Case(
         "sympy-repro {repro} -o {tmp}/s.py", Work(depth=1, argv="symshrink.sympy_repro", cpu_s=5)
     ),
