@@ -34,8 +34,9 @@ def compile_once(mode, n, backend, instructions):  # CPU s of the first call, af
         start = time.process_time()
         with torch.no_grad():
             compiled(*args)
-        seconds, counter = time.process_time() - start, torch._dynamo.utils.CompileTimeInstructionCounter
-        return {"seconds": seconds, "instructions": counter.value() if instructions else None}
+        seconds = time.process_time() - start
+        counted = torch._dynamo.utils.CompileTimeInstructionCounter.value() if instructions else None
+        return {"seconds": seconds, "instructions": counted}
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split(chr(10))[0])
