@@ -1,4 +1,5 @@
-"""The package's import graph: no cycle, the sandbox's modules its own, no verdict in it."""
+"""The package's import graph: no cycle, the sandbox's modules its own, no verdict in it;
+and every child process started the sandbox's one supervised way."""
 
 from __future__ import annotations
 
@@ -90,3 +91,45 @@ def test_the_sandbox_knows_nothing_of_verdicts() -> None:
         if name.startswith(judging)
     ]
     assert found == []
+
+
+# Calls that start a process: `lifeline.start` is the one way symshrink does (its own
+# process group, listed with the watchdog, killed on an interrupt). The watchdog itself
+# is started beside it, and the warm worker forks the candidates it supervises.
+_STARTERS = {
+    "subprocess": {"Popen", "run", "call", "check_call", "check_output", "getoutput"},
+    "os": {"fork", "forkpty", "system", "popen", "posix_spawn", "posix_spawnp"},
+    "multiprocessing": {"Process", "Pool", "get_context"},
+    "asyncio": {"create_subprocess_exec", "create_subprocess_shell"},
+}
+_ALLOWED = {("sandbox/lifeline.py", "subprocess.Popen"), ("sandbox/worker.py", "os.fork")}
+
+
+def _starts(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, 'module.name') of every use of a starter: called, imported or passed on."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            module, name = node.value.id, node.attr
+            exec_or_spawn = module == "os" and name.startswith(("exec", "spawn"))
+            if name in _STARTERS.get(module, ()) or exec_or_spawn:
+                found.append((node.lineno, f"{module}.{name}"))
+        elif isinstance(node, ast.ImportFrom) and node.module in _STARTERS:
+            for alias in node.names:
+                if alias.name in _STARTERS[node.module] or alias.name == "*":
+                    found.append((node.lineno, f"{node.module}.{alias.name}"))
+    return found
+
+
+def test_every_child_is_started_by_lifeline_start() -> None:
+    """No subprocess.run / Popen (nor a fork, os.system, multiprocessing) outside the one
+    supervised start: a child started otherwise would outlive a SIGKILLed symshrink."""
+    elsewhere = [
+        f"{path.relative_to(PACKAGE)}:{line}: {what}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for line, what in _starts(ast.parse(path.read_text()))
+        if (path.relative_to(PACKAGE).as_posix(), what) not in _ALLOWED
+    ]
+    assert not elsewhere, "start children with symshrink.sandbox.lifeline.start:\n" + "\n".join(
+        elsewhere
+    )
