@@ -69,6 +69,7 @@ __all__ = [
     "Triage",
     "TriageMatch",
     "TriageVerdict",
+    "WidthFamily",
     "WidthPoint",
     "load_calibration",
     "median_is_lower_bound",
@@ -384,20 +385,27 @@ class WidthPoint(_Record):
 
 
 @dataclass(frozen=True, kw_only=True)
-class SmallestSlow(_Record):
-    """The fewest free symbols at which an entry's width family is still slow at R x each
-    member's twin (None: no member was), with the points behind it."""
+class WidthFamily(_Record):
+    """A measurement of an entry's width family: each member judged at `ratio` (R) x its
+    own twin on `clock`, under `torch_version`, at `measured` (ISO time)."""
 
-    free_symbols: int | None
     ratio: float
     clock: Clock
     torch_version: str | None
-    measured: str  # ISO time
+    measured: str
     points: tuple[WidthPoint, ...]
 
 
 @dataclass(frozen=True, kw_only=True)
-class ReplayWidth(_Record):
+class SmallestSlow(WidthFamily):
+    """The fewest free symbols at which an entry's width family is still slow at R x each
+    member's twin (None: no member was), with the points behind it."""
+
+    free_symbols: int | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReplayWidth(WidthFamily):
     """Where an entry's width family is clearly slow, measured from its own width up one
     symbol at a time (`points`, each against its own twin): the smallest width still slow
     at `factor` x R x its twin or more (`width`; None: none up to the widest measured) and
@@ -409,11 +417,6 @@ class ReplayWidth(_Record):
     slow: int | None
     own: int
     factor: float
-    ratio: float
-    clock: Clock
-    torch_version: str | None
-    measured: str  # ISO time
-    points: tuple[WidthPoint, ...]
 
 
 @dataclass(frozen=True, kw_only=True)
