@@ -34,9 +34,9 @@ from symshrink.oracle.controls import ControlTime
 from symshrink.oracle.original import REFERENCE_FACTOR
 from symshrink.oracle.signature import hot_share
 from symshrink.passes.symbols import PIN, Pin
+from symshrink.repro.candidate import Candidate
 from symshrink.repro.model import Repro
 from symshrink.repro.parse import parse_file
-from symshrink.repro.render import render
 from symshrink.sandbox import Run
 from tests.fixtures_gen import generate
 
@@ -68,9 +68,9 @@ def main() -> None:
 
             def measure(m: Repro, timeout_s: float) -> tuple[Run, ControlTime]:
                 """`m` run to its end or `timeout_s`, and its twin's time and spots."""
-                source = render(m)
-                measured = bench.measure(source, rule, timeout_s)
-                twin = bench.controls.get(control(source, rule.baseline).key)
+                candidate = Candidate.of(m)
+                measured = bench.measure(candidate, rule, timeout_s)
+                twin = bench.controls.get(control(candidate, rule.baseline).key)
                 assert measured.run is not None and twin is not None, measured.detail
                 return measured.run, twin
 

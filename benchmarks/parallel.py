@@ -29,9 +29,9 @@ def reduce(n: int, k: int, seed: int, jobs: int, cost: float) -> tuple[int, floa
     """One reduction: (oracle calls, wall seconds, the result's text)."""
     predicate = planted_predicate(choose_planted(n, k, seed))
 
-    def test(repro) -> bool:
+    def test(candidate) -> bool:
         time.sleep(cost)
-        return predicate(repro)
+        return predicate(candidate)
 
     reducer = Reducer(test=test, jobs=jobs)
     started = time.monotonic()

@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from symshrink import search
 from symshrink.passes.symbols import PIN, pin_edits
 from symshrink.reducer import Reducer
+from symshrink.repro.candidate import Candidate
 from symshrink.repro.parse import parse_file
 from tests.fixtures_gen import generate
 from tests.planted import choose_planted, planted_predicate
@@ -38,9 +39,12 @@ def pin_calls(repro, test, minimizer) -> tuple[int, set[str]]:
     pin-symbols pass alone (the same search space).
     """
     edits = pin_edits(repro)
-    counted = search.CountingPredicate(
-        lambda kept: test(PIN.apply(repro, [e for e in edits if e not in set(kept)]))
-    )
+
+    def pinned(kept: tuple) -> bool:
+        model = PIN.apply(repro, [e for e in edits if e not in set(kept)])
+        return model is not None and test(Candidate.of(model))
+
+    counted = search.CountingPredicate(pinned)
     kept = minimizer(edits, counted)
     return counted.calls, {e.symbol for e in kept}
 

@@ -24,8 +24,8 @@ import sympy
 
 from symshrink.expr import evaluate
 from symshrink.passes.symbols import PIN, Pin
+from symshrink.repro.candidate import Candidate
 from symshrink.repro.model import Repro
-from symshrink.repro.parse import parse
 from symshrink.repro.render import canonical_key, render
 
 BaselineKind = Literal["static", "independent"]
@@ -58,10 +58,9 @@ class Control:
     key: str
 
 
-def control(candidate_source: str, kind: BaselineKind) -> Control:
-    """The control of a candidate script (raises ReproError if it does not parse)."""
-    model = parse(candidate_source)
+def control(candidate: Candidate, kind: BaselineKind) -> Control:
+    """The control of a candidate, derived from its model (its script is not parsed again)."""
     if kind == "independent":
-        return Control(candidate_source, "independent", "independent:" + canonical_key(model))
-    twin = static_twin(model)
+        return Control(candidate.source, "independent", "independent:" + candidate.key)
+    twin = static_twin(candidate.repro)
     return Control(render(twin), "preserved", "static:" + canonical_key(twin))

@@ -24,8 +24,8 @@ from symshrink.oracle import Calibration, CompileOracle, Judging
 from symshrink.oracle.controls import ControlTimes, NoLimit
 from symshrink.oracle.signature import Signature
 from symshrink.records import CorpusVerdict, WidthPoint
+from symshrink.repro.candidate import Candidate
 from symshrink.repro.model import Repro
-from symshrink.repro.render import render
 from symshrink.sandbox import Clock, Run, Runner, WarmPool, Workload
 from symshrink.verdict import Status
 from symshrink.widths import at_width
@@ -100,8 +100,8 @@ class Bench:
         self.scratch = Path(self._scratch.name).resolve()  # children run in folders of their own
         self.runner = runner if runner is not None else WarmPool(slots=1, root=self.scratch)
 
-    def measure(self, source: str, rule: Rule, timeout_s: float) -> Measured:
-        """Measure `source`'s twin, run `source` to the end (or `timeout_s` of wall time),
+    def measure(self, candidate: Candidate, rule: Rule, timeout_s: float) -> Measured:
+        """Measure `candidate`'s twin, run it to the end (or `timeout_s` of wall time),
         and judge it at R x the twin: `slow, other cause` when slow but not in the rule's
         hot spots."""
         oracle = CompileOracle(
@@ -118,10 +118,10 @@ class Bench:
             reference=rule.reference,
         )
         try:
-            limit = oracle.limit(source)
+            limit = oracle.limit(candidate)
         except NoLimit as e:
             return Measured(run=None, verdict="error", detail=str(e))
-        run = oracle.run(source, kill_at=None, timeout_s=timeout_s)
+        run = oracle.run(candidate.source, kill_at=None, timeout_s=timeout_s)
         # Hot spots as minimize saw them: its runs stopped at R x the control.
         verdict = oracle.verdict([run.seen_at(limit.seconds)], limit.seconds, limit.control)
         return Measured(
@@ -153,7 +153,7 @@ def measure_widths(
         member = at_width(model, w)
         if member is None:
             continue
-        measured = bench.measure(render(member), rule, timeout_s)
+        measured = bench.measure(Candidate.of(member), rule, timeout_s)
         run = measured.run
         phases = run.phase_times if run is not None else None
         points.append(

@@ -79,6 +79,7 @@ from symshrink.records import (
     WidthPoint,
     load_calibration,
 )
+from symshrink.repro.candidate import Candidate
 from symshrink.sandbox import Clock, Runner, run_in_group
 
 if TYPE_CHECKING:
@@ -567,10 +568,8 @@ def _replay_one(
     ratio: float,
 ) -> Replay:
     started = time.monotonic()
-    source = entry.repro.read_text()
-    if width is not None:
-        source = _source_at_width(entry, width)
-    measured = bench.measure(source, entry.rule(settings, ratio), timeout_s)
+    candidate = _candidate_at(entry, width)
+    measured = bench.measure(candidate, entry.rule(settings, ratio), timeout_s)
     run = measured.run
     return Replay(
         name=entry.name,
@@ -586,16 +585,17 @@ def _replay_one(
     )
 
 
-def _source_at_width(entry: Entry, width: int) -> str:
-    """The entry's member of its width family at `width`, in the plain layout."""
+def _candidate_at(entry: Entry, width: int | None) -> Candidate:
+    """The entry's repro as stored, or its member of its width family at `width`."""
     from symshrink.repro.parse import parse_file
-    from symshrink.repro.render import render as render_plain
     from symshrink.widths import at_width
 
+    if width is None:
+        return Candidate.read(entry.repro.read_text())
     member = at_width(parse_file(entry.repro), width)
     if member is None:
         raise ReproError(f"{entry.name} has no member of width {width}", entry.path / CASE)
-    return render_plain(member)
+    return Candidate.of(member)
 
 
 def _replay_program(

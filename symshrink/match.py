@@ -56,8 +56,8 @@ if TYPE_CHECKING:
 __all__ = [
     "KNOWN_AT",
     "WEIGHTS",
-    "Candidate",
     "Features",
+    "Scored",
     "Shape",
     "Spots",
     "entry_features",
@@ -372,7 +372,7 @@ def _describe(shapes: Sequence[Shape], uses: Mapping[str, set[str]]) -> str:
 
 
 @dataclass(frozen=True)
-class Candidate:
+class Scored:
     """One corpus entry scored against a repro: the score and its parts (None: a part one
     side does not have, left out of the score)."""
 
@@ -450,7 +450,7 @@ def rank(
     models: Sequence[Features],
     spots: Spots,
     entries: Sequence[tuple[str, Sequence[Features], Spots]],
-) -> list[Candidate]:
+) -> list[Scored]:
     """Every entry scored against the repro (`models`: the result and its original), best
     first; each entry by its best pair of a model of the repro and one of its own."""
     table = [_Entry(name, tuple(ms), s) for name, ms, s in entries]
@@ -465,7 +465,7 @@ def rank(
                 if best is None or scored[0] > best[0]:
                     best = scored
         if best is not None:
-            out.append(Candidate(e.name, round(best[0], 3), best[1], e.models[0].text))
+            out.append(Scored(e.name, round(best[0], 3), best[1], e.models[0].text))
     return sorted(out, key=lambda c: (-c.score, c.entry))
 
 

@@ -20,6 +20,7 @@ from symshrink.oracle import CommandOracle, CompileOracle, Judging
 from symshrink.oracle.base import BaseOracle
 from symshrink.oracle.calibrate import CalibrationError
 from symshrink.records import CALIBRATION, CONTROLS, load_calibration
+from symshrink.repro.candidate import Candidate
 from symshrink.sandbox import CommandRunner, Runner, Workload, child_env, run_in_group
 
 _RESOLVE_SETTINGS = """\
@@ -97,7 +98,7 @@ def remote_runner(opts: Options, local: Callable[[], Runner] | None = None) -> R
     return connect(opts.scheduler, local)
 
 
-def make_oracle(opts: Options, original_source: str, work: Path) -> BaseOracle:
+def make_oracle(opts: Options, original: Candidate, work: Path) -> BaseOracle:
     """The `--test` command's oracle, else the compile oracle calibrated on the original
     (or loaded from the work directory's calibration, on --resume)."""
     if opts.test is not None:
@@ -114,7 +115,7 @@ def make_oracle(opts: Options, original_source: str, work: Path) -> BaseOracle:
         retrace_options["torch_settings"] = dict(opts.torch_settings)
     try:
         return CompileOracle.create(
-            original_source,
+            original,
             k=opts.calibration_runs,
             ratio=opts.ratio,
             baseline=opts.baseline,

@@ -15,8 +15,9 @@ from symshrink.oracle import CompileOracle, Reverification
 from symshrink.oracle.base import BaseOracle
 from symshrink.passes import GRAPH_PASSES, schedule
 from symshrink.reducer import Reducer
+from symshrink.repro.candidate import Candidate
 from symshrink.repro.model import Repro
-from symshrink.repro.render import canonical_key, render
+from symshrink.repro.render import canonical_key
 from symshrink.sandbox import Interrupted, resume
 from symshrink.verdict import Verdict
 
@@ -70,7 +71,7 @@ def stages(
     keeper, raised = found
     graph = replace(
         reducer,
-        test=lambda repro: keeper(render(repro)),
+        test=keeper,
         passes=schedule(GRAPH_PASSES),
         tag=GRAPH_FIRST_TAG,
         stats=reducer.stats,
@@ -158,7 +159,7 @@ def verified(
     """
     failed: list[tuple[Repro, Reverification]] = []
     for model in reversed(history):
-        check = oracle.reverify(render(model), k=k)
+        check = oracle.reverify(Candidate.of(model), k=k)
         if check is None:
             return history[-1], None, []
         if check.passed or len(failed) == len(history) - 1:

@@ -32,9 +32,9 @@ from symshrink.program_check import check_program
 from symshrink.progress import Best, Progress
 from symshrink.records import JOURNAL, REPORT, ProgramCheck, RunRecord, Side
 from symshrink.reducer import Reducer, Stats
+from symshrink.repro.candidate import Candidate
 from symshrink.repro.model import Repro
 from symshrink.repro.parse import parse_file
-from symshrink.repro.render import canonical_key, render
 from symshrink.sandbox import Interrupted, interrupts, resume
 from symshrink.workdir import WorkDir
 
@@ -78,15 +78,15 @@ def minimize(opts: Options) -> Outcome:
 def _run(opts: Options, original: Repro, work: WorkDir) -> Outcome:
     """Calibrate, check the original, run the stages, report (SIGINT and SIGTERM raise
     Interrupted; one during the reduction only ends the reduction)."""
-    source = render(original)
+    first = Candidate.of(original)
     started = time.monotonic()
     oracle = None
     progress = Progress(opts.progress, max_calls=opts.max_calls, max_time=opts.max_time)
     try:
         progress.phase("checking the original")
-        oracle = make_oracle(opts, source, work.path)
+        oracle = make_oracle(opts, first, work.path)
         journal = Journal(work / JOURNAL)
-        _check_original(oracle, journal, original)
+        _check_original(oracle, journal, first)
         history = [original]  # every accepted improvement, smallest last
 
         def improved(repro: Repro) -> None:
@@ -94,7 +94,7 @@ def _run(opts: Options, original: Repro, work: WorkDir) -> Outcome:
             work.write(repro)
 
         reducer = Reducer(
-            test=lambda repro: oracle(render(repro)),
+            test=oracle,
             jobs=oracle.jobs,
             journal=journal,
             on_improve=improved,
@@ -151,14 +151,13 @@ def _run(opts: Options, original: Repro, work: WorkDir) -> Outcome:
     return Outcome(code, message, original, done.final, work.out, reducer.stats, record)
 
 
-def _check_original(oracle: BaseOracle, journal: Journal, original: Repro) -> None:
+def _check_original(oracle: BaseOracle, journal: Journal, original: Candidate) -> None:
     """The original's verdict (journaled: a resumed run asks no more), NotInteresting
     unless it is slow."""
-    key = canonical_key(original)
-    verdict = journal.get(key)
+    verdict = journal.get(original.key)
     if verdict is None:
-        verdict = oracle(render(original))
-        journal.put(key, verdict)
+        verdict = oracle(original)
+        journal.put(original.key, verdict)
     if not verdict.interesting:
         raise NotInteresting(oracle.not_interesting(verdict))
 

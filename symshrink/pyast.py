@@ -3,9 +3,11 @@
 CPython 3.11 keeps the AST constructor's recursion counter per interpreter, not per thread.
 When a garbage collection during one thread's parse runs a finalizer, the GIL can pass to
 another thread that parses too; the first then fails with `SystemError: AST constructor
-recursion depth mismatch` (python/cpython#106905). With `-j N` the reducer's threads
-build candidates while the oracle parses their controls, and at `-j 1` the oracle's spare
-slot works in a thread of its own, so every parse in symshrink goes through this lock.
+recursion depth mismatch` (python/cpython#106905). No candidate's script is parsed back
+(the oracle derives a control from the model), but the passes parse graph code
+(`repro/source.py`): with `-j N` the reducer's threads build candidates at once, and at
+`-j 1` the oracle's spare slot builds a static twin (pinning, then the shape check) in a
+thread of its own. So every parse in symshrink goes through this lock.
 """
 
 from __future__ import annotations

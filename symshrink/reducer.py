@@ -1,11 +1,13 @@
 """The reduction loop: rounds of passes to a fixpoint, every change kept only if still interesting.
 
-The reducer knows nothing of torch: it asks a `test(repro) -> bool | Verdict` (in the
-CLI, the oracle behind a script renderer) and minimizes, for each pass, the set of that pass's
+The reducer knows nothing of torch: it asks a `test(candidate) -> bool | Verdict` (in
+the CLI, the oracle) and minimizes, for each pass, the set of that pass's
 edits left unapplied. Progress is deterministic, so a resumed run replays the same
 decisions from its journal (the oracle's verdict cache, keyed by canonical form) and
 repeats no test. Candidates that are not strictly smaller
-are rejected before any test runs.
+are rejected before any test runs. Each candidate is built once (`Candidate.of`: the
+model, its script and its key), so neither the journal nor the oracle renders or parses
+it again.
 """
 
 from __future__ import annotations
@@ -22,14 +24,14 @@ from symshrink import search
 from symshrink.journal import Journal
 from symshrink.passes import Pass, schedule
 from symshrink.passes.common import normalize, size
+from symshrink.repro.candidate import Candidate
 from symshrink.repro.model import Repro
-from symshrink.repro.render import canonical_key
 from symshrink.speculate import speculate
 from symshrink.verdict import Verdict
 
 log = logging.getLogger(__name__)
 
-Test = Callable[[Repro], "bool | Verdict"]
+Test = Callable[[Candidate], "bool | Verdict"]
 
 
 class BudgetExhausted(Exception):
@@ -169,8 +171,9 @@ class Reducer:
             model = candidate(kept)
             if not isinstance(model, Repro):
                 return model
-            key = self.tag + canonical_key(model)
-            verdict = self._verdict(key, model)
+            built = Candidate.of(model)
+            key = self.tag + built.key
+            verdict = self._verdict(key, built)
             with self._lock:
                 counts["calls"] += 1
                 tested[frozenset(kept)] = (model, verdict)
@@ -225,7 +228,7 @@ class Reducer:
         )
         return result
 
-    def _verdict(self, key: str, model: Repro) -> Verdict:
+    def _verdict(self, key: str, candidate: Candidate) -> Verdict:
         """From the journal or this run's earlier ask of the same model (marked cached), or a
         test, budget permitting; thread-safe. With `jobs` > 1 a run may overshoot
         `max_calls` by fewer than `jobs` calls."""
@@ -244,7 +247,7 @@ class Reducer:
         if asked is not None:  # judged, or being judged, for another search's candidate
             return replace(asked.result(), cached=True)
         try:
-            answer = self.test(model)
+            answer = self.test(candidate)
         except BaseException as e:
             mine.set_exception(e)
             raise

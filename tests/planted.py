@@ -13,6 +13,7 @@ import random
 import sympy
 
 from symshrink.expr import evaluate, free_symbol_names, parse_expr
+from symshrink.repro.candidate import Candidate
 from symshrink.repro.model import Repro, Storage, SymIntInput, TensorInput
 
 
@@ -59,10 +60,11 @@ def planted_model(n: int, seed: int = 0) -> Repro:
 
 
 def planted_predicate(planted: set[str]):
-    """Interesting iff a floor division of the model still uses every planted symbol."""
+    """Interesting iff a floor division of the candidate's model still uses every planted
+    symbol (a reducer's test: it judges `Candidate`s)."""
 
-    def test(repro: Repro) -> bool:
-        for e in repro.all_exprs():
+    def test(candidate: Candidate) -> bool:
+        for e in candidate.repro.all_exprs():
             for node in sympy.preorder_traversal(e):
                 if type(node).__name__ == "FloorDiv" and planted <= free_symbol_names(node):
                     return True

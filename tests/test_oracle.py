@@ -32,6 +32,7 @@ from symshrink.oracle import (
     calibrate,
 )
 from symshrink.oracle.signature import Signature, compare, major_phases, phase_like
+from symshrink.repro.candidate import Candidate
 from symshrink.sandbox import (
     POOL_PREFIX,
     RETRACE_PHASES,
@@ -45,6 +46,7 @@ from symshrink.sandbox import (
     WarmPool,
     Workload,
 )
+from tests.candidates import script
 
 SCRIPT = Workload(entry="script")
 
@@ -167,7 +169,7 @@ def test_slow_is_killed_at_threshold_with_its_grandchildren(
     token = fresh_token()
     oracle = oracle_with(runner, 1.0, tmp_path, clock)
     start = time.monotonic()
-    v = oracle(burn(60, token=token, spawn=True))
+    v = oracle(script(burn(60, token=token, spawn=True)))
     took = time.monotonic() - start
     assert v.status == "slow" and v.interesting, v
     measured = v.cpu_s if clock == "cpu" else v.wall_s
@@ -211,7 +213,7 @@ def test_a_kill_point_rewritten_to_0_stops_a_run_whose_answer_is_not_needed(
 
 @pytest.mark.spawns
 def test_fast_candidate(runner: Runner, tmp_path: Path) -> None:
-    v = oracle_with(runner, 2.0, tmp_path)(burn(0.1))
+    v = oracle_with(runner, 2.0, tmp_path)(script(burn(0.1)))
     assert v.status == "fast" and not v.interesting
     assert 0.1 <= v.cpu_s < 2.0
     assert "finished" in v.detail
@@ -220,7 +222,7 @@ def test_fast_candidate(runner: Runner, tmp_path: Path) -> None:
 @pytest.mark.spawns
 def test_crash_is_error_and_leaves_nothing_behind(runner: Runner, tmp_path: Path) -> None:
     token = fresh_token()
-    v = oracle_with(runner, 2.0, tmp_path)(CRASH.format(token=token))
+    v = oracle_with(runner, 2.0, tmp_path)(script(CRASH.format(token=token)))
     assert v.status == "error" and not v.interesting
     assert "RuntimeError: boom in the candidate" in v.detail
     assert alive(token) == []
@@ -228,7 +230,9 @@ def test_crash_is_error_and_leaves_nothing_behind(runner: Runner, tmp_path: Path
 
 @pytest.mark.spawns
 def test_killed_by_signal_is_error(tmp_path: Path) -> None:
-    v = oracle_with(ColdRunner(), 2.0, tmp_path)("import os, signal\nos.kill(os.getpid(), 9)")
+    v = oracle_with(ColdRunner(), 2.0, tmp_path)(
+        script("import os, signal\nos.kill(os.getpid(), 9)")
+    )
     assert v.status == "error"
     assert "exit code -9" in v.detail
 
@@ -236,7 +240,7 @@ def test_killed_by_signal_is_error(tmp_path: Path) -> None:
 @pytest.mark.spawns
 def test_errors_can_be_interesting(tmp_path: Path) -> None:
     oracle = oracle_with(ColdRunner(), 2.0, tmp_path, errors_interesting=True)
-    v = oracle("raise ValueError('x')")
+    v = oracle(script("raise ValueError('x')"))
     assert v.status == "error" and v.interesting
 
 
@@ -244,7 +248,7 @@ def test_errors_can_be_interesting(tmp_path: Path) -> None:
 def test_hard_timeout_on_a_hang_is_error(tmp_path: Path) -> None:
     """On the CPU clock a sleeping child never reaches the threshold: the wall cap ends it."""
     oracle = oracle_with(ColdRunner(), 5.0, tmp_path, timeout_s=1.0)
-    v = oracle("import time\ntime.sleep(60)")
+    v = oracle(script("import time\ntime.sleep(60)"))
     assert v.status == "error" and "timeout" in v.detail
     assert v.wall_s < 2.0
 
@@ -255,7 +259,9 @@ def test_many_runs_candidates_in_parallel(warm_pool: WarmPool, tmp_path: Path) -
     oracle = oracle_with(warm_pool, 1.0, tmp_path / "scratch")
     (tmp_path / "scratch").mkdir()
     assert oracle.jobs == 2
-    verdicts = oracle.many([burn(30, started=str(stamps)), burn(31, started=str(stamps))])
+    verdicts = oracle.many(
+        [script(burn(30, started=str(stamps))), script(burn(31, started=str(stamps)))]
+    )
     assert [v.status for v in verdicts] == ["slow", "slow"]
     first, second = sorted(float(t) for t in stamps.read_text().split())
     assert second - first < 0.9  # both had started before either was killed
@@ -352,7 +358,7 @@ def test_hysteresis_reruns_near_the_threshold(
     """The band is 0.1 either side of the threshold (1.0): each run is stopped at 1.1, a
     first run that ends in [0.9, 1.1) is too close to call, the majority of 3 decides."""
     runner = ScriptedRunner(measures)
-    v = oracle_with(runner, 1.0, tmp_path)("candidate")
+    v = oracle_with(runner, 1.0, tmp_path)(script("candidate"))
     assert v.status == status, v
     assert len(runner.limits) == calls
     assert all(lim.kill_at == pytest.approx(1.1) for lim in runner.limits)
@@ -372,17 +378,21 @@ def test_confirm_a_slow_verdict(
 ) -> None:
     runner = ScriptedRunner(measures)
     confirm = 2 if len(measures) == 3 else 1
-    v = oracle_with(runner, 1.0, tmp_path, confirm=confirm)("candidate")
+    v = oracle_with(runner, 1.0, tmp_path, confirm=confirm)(script("candidate"))
     assert (v.status, len(runner.limits)) == (status, calls), v
 
 
 def test_margin_raises_the_bar_of_the_reduction_not_of_reverification(tmp_path: Path) -> None:
     runner = ScriptedRunner([1.1, 1.1, 1.1, None, None])
     oracle = oracle_with(runner, 1.0, tmp_path, margin=0.2)
-    v = oracle("candidate")  # 1.1 s: above the threshold, below 1.2 x it (near: re-run once)
+    v = oracle(
+        script("candidate")
+    )  # 1.1 s: above the threshold, below 1.2 x it (near: re-run once)
     assert v.status == "fast" and len(runner.limits) == 2
     assert all(lim.kill_at == pytest.approx(1.2 * 1.1) for lim in runner.limits)
-    check = oracle.reverify("candidate", k=3)  # the result is checked at the threshold itself
+    check = oracle.reverify(
+        script("candidate"), k=3
+    )  # the result is checked at the threshold itself
     assert check.passed and {lim.kill_at for lim in runner.limits[2:]} == {1.0}
 
 
@@ -429,12 +439,12 @@ def test_phase_guard_judges_only_finished_runs(tmp_path: Path) -> None:
     judging = Judging(margin=0.0, confirm=0)
     runner = PhasedRunner([None, 1.05, 1.05, 1.05], trace_share=0.9)
     oracle = CompileOracle(cal, runner, judging=judging, scratch=tmp_path, reference=reference)
-    assert oracle("stopped").status == "slow"
-    finished = oracle("finished in the trace")
+    assert oracle(script("stopped")).status == "slow"
+    finished = oracle(script("finished in the trace"))
     assert finished.status == "slipped" and "phase 'trace'" in finished.detail
     even = PhasedRunner([1.05, 1.05, 1.05], trace_share=0.55)
     oracle = CompileOracle(cal, even, judging=judging, scratch=tmp_path, reference=reference)
-    assert oracle("split between trace and codegen").status == "slow"
+    assert oracle(script("split between trace and codegen")).status == "slow"
 
 
 def test_calibration_threshold_and_errors() -> None:
@@ -525,12 +535,12 @@ def test_calibrated_guard_accepts_same_reason_and_rejects_slippage(
     assert sig is not None and sig.names[0] == "sympy.polys.polytools.gcd"
     assert Calibration.from_dict(json.loads(json.dumps(cal.to_dict()))) == cal
 
-    same = gcd_oracle(GCD.format(seconds=20))
+    same = gcd_oracle(script(GCD.format(seconds=20)))
     assert same.status == "slow" and same.interesting
     assert same.signature[0] == "sympy.polys.polytools.gcd"
     assert same.slow_phase == "run"
 
-    other = gcd_oracle(FACTOR.format(seconds=20))
+    other = gcd_oracle(script(FACTOR.format(seconds=20)))
     assert other.status == "slipped" and not other.interesting
     assert other.signature[0] == "sympy.ntheory.factor_.factorint"
     assert "does not share" in other.detail
@@ -541,15 +551,15 @@ def test_calibrated_guard_accepts_same_reason_and_rejects_slippage(
         judging=Judging(signature=False),
         scratch=gcd_oracle.scratch,
     )
-    assert unguarded(FACTOR.format(seconds=20)).status == "slow"
+    assert unguarded(script(FACTOR.format(seconds=20))).status == "slow"
 
 
 @pytest.mark.spawns
 def test_reverify_at_the_threshold(gcd_oracle: CompileOracle) -> None:
-    passed = gcd_oracle.reverify(GCD.format(seconds=20), k=2)
+    passed = gcd_oracle.reverify(script(GCD.format(seconds=20)), k=2)
     assert passed.passed and len(passed.verdicts) == 2
     assert all(v.cpu_s >= gcd_oracle.threshold_s for v in passed.verdicts)
-    assert not gcd_oracle.reverify(GCD.format(seconds=0.1), k=1).passed
+    assert not gcd_oracle.reverify(script(GCD.format(seconds=0.1)), k=1).passed
 
 
 # ----------------------------------------------------------------- custom oracles, cache
@@ -562,10 +572,10 @@ def test_callable_oracle() -> None:
         return "keep" in source
 
     oracle = CallableOracle(test)
-    keep = oracle("keep me")
+    keep = oracle(script("keep me"))
     assert (keep.status, keep.interesting, keep.cached) == ("slow", True, False)
-    assert oracle("drop me").status == "fast"
-    err = oracle("raise")
+    assert oracle(script("drop me")).status == "fast"
+    err = oracle(script("raise"))
     assert err.status == "error" and "ValueError: bad test" in err.detail
 
 
@@ -582,11 +592,11 @@ def test_command_oracle(tmp_path: Path) -> None:
     )
     test.chmod(0o755)
     oracle = CommandOracle(str(test), jobs=2, timeout_s=10)
-    yes, no = oracle.many(["print('KEEP')", "print('drop')"])
+    yes, no = oracle.many([script("print('KEEP')"), script("print('drop')")])
     assert (yes.status, yes.detail) == ("slow", "exit 0")
     assert (no.status, no.detail) == ("fast", "exit 1")
     assert alive(token) == []
-    slow = CommandOracle(["sh", "-c", "sleep 60", "sh"], timeout_s=0.5)("x")
+    slow = CommandOracle(["sh", "-c", "sleep 60", "sh"], timeout_s=0.5)(script("x"))
     assert slow.status == "error" and "timeout" in slow.detail and slow.wall_s < 2
 
 
@@ -619,7 +629,7 @@ def test_retrace_phase_markers_name_real_functions() -> None:
 def test_real_repro_slow_and_fast(samples_dir: Path, fixtures: dict, tmp_path: Path) -> None:
     """sym_outer_n8 (FloorDiv → safe_gcd) is > 4x its static twin; a one-symbol repro is not."""
     slow_src = (samples_dir / "sym_outer_n8.py").read_text()
-    oracle = CompileOracle.create(slow_src, k=1, warm=True, scratch=tmp_path)
+    oracle = CompileOracle.create(Candidate.read(slow_src), k=1, warm=True, scratch=tmp_path)
     try:
         info = oracle.runner.warm_up()  # type: ignore[attr-defined]
         assert info[0]["threads"] == 1 and info[0]["failed"] == []
@@ -629,10 +639,10 @@ def test_real_repro_slow_and_fast(samples_dir: Path, fixtures: dict, tmp_path: P
         full = cal.signature()
         assert full is not None and full.names[0] == "torch.utils._sympy.functions.safe_gcd"
 
-        slow = oracle(slow_src)
+        slow = oracle(Candidate.read(slow_src))
         assert slow.status == "slow", slow
         assert slow.stopped and slow.ratio is not None and slow.ratio >= 4.0
-        fast = oracle(fixtures["free_symints"].path.read_text())
+        fast = oracle(Candidate.read(fixtures["free_symints"].path.read_text()))
         assert fast.status == "fast", fast
         assert fast.ratio is not None and fast.ratio < 2.0 and not fast.stopped
     finally:
@@ -667,7 +677,7 @@ def test_a_busy_child_is_not_stalled(runner: Runner, tmp_path: Path) -> None:
 @pytest.mark.spawns
 def test_the_oracle_judges_a_stalled_candidate_an_error(tmp_path: Path) -> None:
     oracle = oracle_with(ColdRunner(), 30.0, tmp_path, stall_s=1.0)
-    v = oracle("import time\nwhile True:\n    time.sleep(1)\n")
+    v = oracle(script("import time\nwhile True:\n    time.sleep(1)\n"))
     assert v.status == "error" and v.detail.startswith("stalled"), v
 
 
@@ -677,7 +687,9 @@ def test_the_warm_pools_folder_is_made_in_the_oracles_scratch(tmp_path: Path) ->
     (`minimize.prepare_work`), and not in the system's temp dir; closed, it is gone."""
     saved = tmp_path / "calibration.json"
     Calibration("cpu", (5.0,), 2.0).save(saved)
-    oracle = CompileOracle.create("unused", preload=(), calibration_path=saved, scratch=tmp_path)
+    oracle = CompileOracle.create(
+        script("unused"), preload=(), calibration_path=saved, scratch=tmp_path
+    )
     try:
         assert len(list(tmp_path.glob(f"{POOL_PREFIX}*"))) == 1
     finally:

@@ -8,6 +8,7 @@ oracle, calibration, reducer and `minimize` on a repro written by torch's own wr
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import time
@@ -33,7 +34,9 @@ from symshrink.records import (
     RunRecord,
     Side,
 )
-from symshrink.repro.parse import parse, parse_file
+from symshrink.repro.candidate import Candidate
+from symshrink.repro.model import Repro
+from symshrink.repro.parse import _Parser, parse, parse_file
 from symshrink.repro.render import canonical_key, render
 from symshrink.sandbox import Exit, Job, Limits, Profile, Run, read_kill_point
 
@@ -119,9 +122,9 @@ def test_static_twin_pins_every_symbol_and_folds_constants(repro: Path) -> None:
     b = PIN.apply(model, [Pin(names[1]), Pin(names[2])])
     assert a is not None and b is not None
     assert render(static_twin(a)) == render(twin) == render(static_twin(b))
-    assert control(render(a), "static").key == control(render(b), "static").key
-    assert control(render(a), "static").key == "static:" + canonical_key(twin)
-    independent = control(render(a), "independent")
+    assert control(Candidate.of(a), "static").key == control(Candidate.of(b), "static").key
+    assert control(Candidate.of(a), "static").key == "static:" + canonical_key(twin)
+    independent = control(Candidate.of(a), "independent")
     assert independent.mode == "independent" and parse(independent.source) == a
 
 
@@ -130,7 +133,11 @@ def test_an_original_that_never_finishes_is_slow_without_waiting(
 ) -> None:
     runner = WidthRunner(endless=16)
     oracle = CompileOracle.create(
-        repro.read_text(), runner=runner, judging=JUDGING, ratio=4.0, scratch=tmp_path
+        Candidate.read(repro.read_text()),
+        runner=runner,
+        judging=JUDGING,
+        ratio=4.0,
+        scratch=tmp_path,
     )
     originals = [lim for w, _, lim in runner.runs if w == 16]
     # the twin 5 times: the spread of its runs is the margin; the original k = 3 times,
@@ -141,7 +148,7 @@ def test_an_original_that_never_finishes_is_slow_without_waiting(
     assert cal.ratio == 4.0 and cal.baseline_s == BASE_S and cal.stopped
     assert oracle.threshold_s == pytest.approx(4.0 * BASE_S)
     before = len(runner.runs)
-    first = oracle(repro.read_text())  # the calibration's runs already judged it
+    first = oracle(Candidate.read(repro.read_text()))  # the calibration's runs already judged it
     assert len(runner.runs) == before
     assert first.status == "slow" and first.stopped and first.ratio == pytest.approx(4.0)
 
@@ -149,13 +156,17 @@ def test_an_original_that_never_finishes_is_slow_without_waiting(
 def test_a_twin_is_measured_once_per_canonical_form(repro: Path, tmp_path: Path) -> None:
     runner = WidthRunner()
     oracle = CompileOracle.create(
-        repro.read_text(), runner=runner, judging=JUDGING, ratio=4.0, scratch=tmp_path
+        Candidate.read(repro.read_text()),
+        runner=runner,
+        judging=JUDGING,
+        ratio=4.0,
+        scratch=tmp_path,
     )
     model = parse_file(repro)
     names = list(model.hints)
     calibrated = len(runner.controls())
     pinned = [PIN.apply(model, [Pin(n) for n in names[:k]]) for k in (4, 8, 13)]
-    verdicts = oracle.many([render(m) for m in pinned if m is not None])
+    verdicts = oracle.many([Candidate.of(m) for m in pinned if m is not None])
     # They all share the original's twin, measured again once: the first slow verdict
     # would rest on a twin measured before the original's runs (under their load).
     assert len(runner.controls()) == calibrated + 1
@@ -169,16 +180,45 @@ def test_a_twin_is_measured_once_per_canonical_form(repro: Path, tmp_path: Path)
     assert changed is not None
     more = PIN.apply(changed, [Pin(n) for n in names[2:15]])  # 1 symbol left: fast
     assert more is not None
-    assert [oracle(render(m)).status for m in (changed, more)] == ["slow", "fast"]
+    assert [oracle(Candidate.of(m)).status for m in (changed, more)] == ["slow", "fast"]
     assert len(runner.controls()) == calibrated + 2
     assert len(oracle.controls) == 2
 
 
-def _pinned(repro: Path, k: int) -> str:
+def _pinned(repro: Path, k: int) -> Candidate:
     model = parse_file(repro)
     candidate = PIN.apply(model, [Pin(n) for n in list(model.hints)[:k]])
     assert candidate is not None
-    return render(candidate)
+    return Candidate.of(candidate)
+
+
+def test_a_candidate_s_twin_comes_from_its_model_not_its_script_parsed_back(
+    repro: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reducer builds each candidate once: the oracle runs its script and derives its
+    static twin from its model, so no script is parsed in the parent any more."""
+    runner = WidthRunner()
+    oracle = CompileOracle.create(
+        Candidate.read(repro.read_text()),
+        runner=runner,
+        judging=JUDGING,
+        ratio=4.0,
+        scratch=tmp_path,
+    )
+    candidate = _pinned(repro, 6)  # a twin not measured yet: the original's pins no symbol
+
+    parse_for_real = _Parser.parse
+
+    def in_the_child_only(self: _Parser) -> Repro:
+        """The fake runner stands for the child, which reads its script; nothing else may."""
+        if not any(f.function == "run" and f.filename == __file__ for f in inspect.stack()):
+            raise AssertionError("a candidate's script was parsed again in the parent")
+        return parse_for_real(self)
+
+    monkeypatch.setattr(_Parser, "parse", in_the_child_only)
+    before = len(runner.controls())
+    assert oracle(candidate).status == "slow"
+    assert len(runner.controls()) > before  # its twin was built and measured
 
 
 def test_a_slow_verdict_against_a_twin_measured_earlier_is_judged_against_it_measured_now(
@@ -186,7 +226,11 @@ def test_a_slow_verdict_against_a_twin_measured_earlier_is_judged_against_it_mea
 ) -> None:
     runner = WidthRunner()
     oracle = CompileOracle.create(
-        repro.read_text(), runner=runner, judging=JUDGING, ratio=4.0, scratch=tmp_path
+        Candidate.read(repro.read_text()),
+        runner=runner,
+        judging=JUDGING,
+        ratio=4.0,
+        scratch=tmp_path,
     )
     before = len(runner.controls())
     # 12 symbols: 1 + 0.2 * 144 = 29.8 s, stopped at 4.4 s; the twin shared with the
@@ -204,7 +248,11 @@ def test_a_stale_twin_that_moved_the_limit_past_the_run_judges_again(
 ) -> None:
     runner = WidthRunner()
     oracle = CompileOracle.create(
-        repro.read_text(), runner=runner, judging=JUDGING, ratio=4.0, scratch=tmp_path
+        Candidate.read(repro.read_text()),
+        runner=runner,
+        judging=JUDGING,
+        ratio=4.0,
+        scratch=tmp_path,
     )
     oracle(_pinned(repro, 14))  # another run: the original's twin is not fresh any more
     runner.load = 1.5  # a compile started beside us: the twin now costs 1.5 s, limit 6 s
@@ -219,7 +267,11 @@ def test_confirm_runs_must_all_be_slow(repro: Path, tmp_path: Path) -> None:
     runner = WidthRunner()
     judging = Judging(signature=False, margin=0.0, confirm=2, timeout_s=600.0)
     oracle = CompileOracle.create(
-        repro.read_text(), runner=runner, judging=judging, ratio=4.0, scratch=tmp_path
+        Candidate.read(repro.read_text()),
+        runner=runner,
+        judging=judging,
+        ratio=4.0,
+        scratch=tmp_path,
     )
     oracle(_pinned(repro, 14))
     before = len(runner.runs)
@@ -244,20 +296,20 @@ def test_the_spare_slot_measures_a_new_twin_then_makes_the_second_run_a_close_ca
     names = list(model.hints)
     changed = PIN.apply(model.replace(hints={**model.hints, names[0]: 999}), [Pin(names[1])])
     assert changed is not None
-    verdict = oracle(render(changed))  # 15 symbols: 46 s, stopped
+    verdict = oracle(Candidate.of(changed))  # 15 symbols: 46 s, stopped
     assert verdict.status == "slow" and verdict.baseline_s == BASE_S
     assert "runs slow" not in verdict.detail  # one run decided
     assert sorted(w for w, _, _ in runner.runs) == [0, 15, 15]  # one twin, two runs: no more
     assert 4.4 in [pytest.approx(lim.kill_at) for w, _, lim in runner.runs if w == 15]
     # A candidate sharing that twin: the twin is measured again beside it, then the second run
     again = PIN.apply(changed, [Pin(names[2])])
-    assert again is not None and oracle(render(again)).status == "slow"
+    assert again is not None and oracle(Candidate.of(again)).status == "slow"
     assert sorted(w for w, _, _ in runner.runs[3:]) == [0, 14, 14]
     # 4 symbols: 1 + 0.2 * 16 = 4.2 s, within the band of 4 s: the second run is the
     # band's re-run, made beside the first; the two agree and nothing more runs.
     close = PIN.apply(changed, [Pin(n) for n in names[2:13]])
     assert close is not None
-    verdict = oracle(render(close))
+    verdict = oracle(Candidate.of(close))
     assert verdict.status == "slow" and "(2/2 runs slow)" in verdict.detail
     assert sorted(w for w, _, _ in runner.runs[6:]) == [0, 4, 4]
     assert list(tmp_path.glob("kill-*")) == []
@@ -266,7 +318,11 @@ def test_the_spare_slot_measures_a_new_twin_then_makes_the_second_run_a_close_ca
 def test_an_absolute_threshold_still_works(repro: Path, tmp_path: Path) -> None:
     runner = WidthRunner(endless=16)
     oracle = CompileOracle.create(
-        repro.read_text(), runner=runner, judging=JUDGING, threshold_s=3.0, scratch=tmp_path
+        Candidate.read(repro.read_text()),
+        runner=runner,
+        judging=JUDGING,
+        threshold_s=3.0,
+        scratch=tmp_path,
     )
     assert runner.controls() == [] and oracle.calibration.ratio is None
     # stopped at 3 s, but for the one that goes on to 8x that (the headroom)
@@ -274,7 +330,7 @@ def test_an_absolute_threshold_still_works(repro: Path, tmp_path: Path) -> None:
     model = parse_file(repro)
     fast = PIN.apply(model, [Pin(n) for n in list(model.hints)[:14]])  # 2 symbols: 1.8 s
     assert fast is not None
-    verdict = oracle(render(fast))
+    verdict = oracle(Candidate.of(fast))
     assert verdict.status == "fast" and verdict.ratio is None and verdict.baseline_s is None
     assert runner.controls() == []
 
@@ -284,7 +340,11 @@ def test_the_independent_baseline_retraces_the_candidate_as_run_repro(
 ) -> None:
     runner = WidthRunner(endless=16)
     oracle = CompileOracle.create(
-        repro.read_text(), runner=runner, judging=JUDGING, baseline="independent", scratch=tmp_path
+        Candidate.read(repro.read_text()),
+        runner=runner,
+        judging=JUDGING,
+        baseline="independent",
+        scratch=tmp_path,
     )
     controls = [(w, lim) for w, mode, lim in runner.runs if mode == "independent"]
     assert [w for w, _ in controls] == [16] * 5  # the original itself, as run_repro runs it
@@ -386,7 +446,11 @@ def test_the_longer_reference_run_gives_the_originals_time(repro: Path, tmp_path
     runner = WidthRunner()  # 16 symbols: 1 + 0.2 * 256 = 52.2 s
     judging = Judging(signature=True, margin=0.0, confirm=0, timeout_s=600.0)
     oracle = CompileOracle.create(
-        repro.read_text(), runner=runner, judging=judging, threshold_s=10.0, scratch=tmp_path
+        Candidate.read(repro.read_text()),
+        runner=runner,
+        judging=judging,
+        threshold_s=10.0,
+        scratch=tmp_path,
     )
     # one of the k runs, the first, is the one sampled longer
     assert [lim.kill_at for w, _, lim in runner.runs if w == 16] == [80.0, 10.0, 10.0]
@@ -395,18 +459,26 @@ def test_the_longer_reference_run_gives_the_originals_time(repro: Path, tmp_path
     assert not cal.reference_stopped
     assert oracle.timing().headroom == pytest.approx(5.22)  # ended at 5.22x its kill point
     # ... and votes with them: the original is slow, judged from those three runs alone
-    assert oracle(repro.read_text()).interesting and len(runner.runs) == 3
+    assert oracle(Candidate.read(repro.read_text())).interesting and len(runner.runs) == 3
     # An original that finishes needs no reference: its k runs all ran to the end.
     runner = WidthRunner()
     oracle = CompileOracle.create(
-        repro.read_text(), runner=runner, judging=judging, threshold_s=60.0, scratch=tmp_path
+        Candidate.read(repro.read_text()),
+        runner=runner,
+        judging=judging,
+        threshold_s=60.0,
+        scratch=tmp_path,
     )
     assert len(runner.runs) == 3 and not oracle.calibration.stopped
     assert oracle.calibration.reference_s is None
     # One still compiling at the end of its longer run: its headroom is not known.
     runner = WidthRunner(endless=16)
     oracle = CompileOracle.create(
-        repro.read_text(), runner=runner, judging=JUDGING, threshold_s=10.0, scratch=tmp_path
+        Candidate.read(repro.read_text()),
+        runner=runner,
+        judging=JUDGING,
+        threshold_s=10.0,
+        scratch=tmp_path,
     )
     assert [lim.kill_at for w, _, lim in runner.runs] == [80.0, 10.0, 10.0]  # guard off too
     assert oracle.calibration.reference_stopped and oracle.timing().headroom is None
@@ -461,10 +533,14 @@ def test_the_original_is_judged_on_what_its_longer_run_did_up_to_the_kill_point(
     runner = PhasedRunner()
     judging = Judging(signature=True, margin=0.0, confirm=0, timeout_s=600.0)
     oracle = CompileOracle.create(
-        repro.read_text(), runner=runner, judging=judging, threshold_s=1.0, scratch=tmp_path
+        Candidate.read(repro.read_text()),
+        runner=runner,
+        judging=judging,
+        threshold_s=1.0,
+        scratch=tmp_path,
     )
     assert oracle.calibration.signature().names[0] == "gcd"  # the reference's hot spot
-    first = oracle(repro.read_text())
+    first = oracle(Candidate.read(repro.read_text()))
     assert first.status == "slow" and len(runner.runs) == 3
 
 
@@ -548,10 +624,14 @@ def test_the_guard_judges_a_candidate_on_what_it_spends_beyond_its_twin(
     runner = SpotRunner({12: 0.45, 11: 0.15})
     judging = replace(JUDGING, signature=True, top=1)
     oracle = CompileOracle.create(
-        repro.read_text(), runner=runner, judging=judging, ratio=4.0, scratch=tmp_path
+        Candidate.read(repro.read_text()),
+        runner=runner,
+        judging=judging,
+        ratio=4.0,
+        scratch=tmp_path,
     )
     assert oracle.calibration.signature(top=1).names == ("gcd",)  # 0.87 of the reference run
-    twin = oracle.controls.get(control(repro.read_text(), "static").key)
+    twin = oracle.controls.get(control(Candidate.read(repro.read_text()), "static").key)
     assert twin is not None and set(twin.spots) == {"lower"}
     same = oracle(_pinned(repro, 4))  # 12 symbols: 29.8 s, stopped at 4.4 s
     assert same.status == "slow", same.detail

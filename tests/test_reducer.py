@@ -15,9 +15,10 @@ from symshrink.journal import Journal
 from symshrink.passes import schedule
 from symshrink.passes.common import normalize, size
 from symshrink.reducer import Reducer
+from symshrink.repro.candidate import Candidate
 from symshrink.repro.model import Repro, Storage, TensorInput
 from symshrink.repro.parse import parse
-from symshrink.repro.render import canonical_key, render
+from symshrink.repro.render import render
 from tests.planted import choose_planted, planted_model, planted_predicate
 
 
@@ -26,13 +27,13 @@ def test_planted_symbols_are_exactly_what_remains(n: int, k: int) -> None:
     planted = choose_planted(n, k)
     model = planted_model(n)
     test = planted_predicate(planted)
-    assert test(model)
+    assert test(Candidate.of(model))
 
     reducer = Reducer(test=test)
     result = reducer.run(model)
 
     assert set(result.hints) == planted
-    assert test(result)
+    assert test(Candidate.of(result))
     assert reducer.stats.fixpoint
     # The result is a valid script: it renders and parses back to itself.
     assert parse(render(result)) == result
@@ -56,7 +57,7 @@ def test_call_budget_stops_with_the_best_so_far() -> None:
     result = reducer.run(model)
     assert reducer.stats.oracle_calls == 5
     assert reducer.stats.stopped_by == "max_calls=5"
-    assert test(result)
+    assert test(Candidate.of(result))
     assert size(result) <= size(model)
 
 
@@ -104,14 +105,14 @@ def test_uninteresting_edits_are_never_accepted() -> None:
     test = planted_predicate({"s1", "s4"})
     answers: dict = {}
 
-    def recording(repro):
-        answers[repro] = test(repro)
-        return answers[repro]
+    def recording(candidate: Candidate) -> bool:
+        answers[candidate.repro] = test(candidate)
+        return answers[candidate.repro]
 
     result = Reducer(test=recording).run(model)
     assert result != model  # the planted symbols leave room to shrink
     assert answers[result]  # the reducer returns only what the test said yes to
-    assert test(result)
+    assert test(Candidate.of(result))
 
 
 @pytest.mark.parametrize(("n", "k", "seed"), [(8, 1, 0), (16, 3, 1), (24, 5, 2)])
@@ -125,11 +126,11 @@ def test_two_jobs_make_the_decisions_of_one(n: int, k: int, seed: int) -> None:
     for jobs in (1, 2):
         lock, seen, improved = threading.Lock(), [], []
 
-        def test(repro, seen=seen, lock=lock):
+        def test(candidate, seen=seen, lock=lock):
             with lock:
-                seen.append(canonical_key(repro))
+                seen.append(candidate.key)
             time.sleep(0.002)  # let the two slots overlap
-            return predicate(repro)
+            return predicate(candidate)
 
         reducer = Reducer(test=test, jobs=jobs, on_improve=improved.append)
         runs[jobs] = (reducer.run(model), reducer.stats, seen, improved)
@@ -151,19 +152,20 @@ def test_one_model_asked_twice_at_once_is_judged_once() -> None:
     model = planted_model(4)
     started, release, calls = threading.Event(), threading.Event(), []
 
-    def test(repro):
-        calls.append(canonical_key(repro))
+    def test(candidate):
+        calls.append(candidate.key)
         started.set()
         release.wait(10)
         return True
 
     reducer = Reducer(test=test, jobs=2)
-    key = canonical_key(model)
+    built = Candidate.of(model)
+    key = built.key
     verdicts = []
-    first = threading.Thread(target=lambda: verdicts.append(reducer._verdict(key, model)))
+    first = threading.Thread(target=lambda: verdicts.append(reducer._verdict(key, built)))
     first.start()
     assert started.wait(10)
-    second = threading.Thread(target=lambda: verdicts.append(reducer._verdict(key, model)))
+    second = threading.Thread(target=lambda: verdicts.append(reducer._verdict(key, built)))
     second.start()
     time.sleep(0.05)
     release.set()
@@ -192,9 +194,9 @@ def test_a_dead_input_never_costs_a_call() -> None:
         asked: list[Repro] = []
         seen: list[Repro] = []
 
-        def test(m: Repro) -> bool:
-            asked.append(m)
-            return planted_predicate(planted)(m)
+        def test(candidate: Candidate) -> bool:
+            asked.append(candidate.repro)
+            return planted_predicate(planted)(candidate)
 
         reducer = Reducer(test=test, on_improve=seen.append)
         reducer.run(start)
@@ -215,10 +217,10 @@ def test_a_class_of_32_alike_symbols_is_cut_to_k_in_log_calls(k: int) -> None:
     in O(log n) calls each; one pin at a time would prove each of the k needed."""
     model = planted_model(32)
 
-    def wide(m: Repro) -> bool:
+    def wide(candidate: Candidate) -> bool:
         return any(
             type(node).__name__ == "FloorDiv" and len(free_symbol_names(node)) >= k
-            for e in m.all_exprs()
+            for e in candidate.repro.all_exprs()
             for node in sympy.preorder_traversal(e)
         )
 

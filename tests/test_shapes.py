@@ -10,6 +10,7 @@ from symshrink.expr import parse_expr
 from symshrink.passes import inputs
 from symshrink.passes.common import fits
 from symshrink.reducer import Reducer
+from symshrink.repro.candidate import Candidate
 from symshrink.repro.model import Repro, Storage, SymIntInput, TensorInput
 from symshrink.repro.parse import parse_file
 from symshrink.repro.shapes import untraceable
@@ -137,8 +138,8 @@ def test_an_untraceable_candidate_never_reaches_the_oracle() -> None:
 
     asked: list[Repro] = []
 
-    def everything_is_interesting(m: Repro) -> bool:
-        asked.append(m)
+    def everything_is_interesting(candidate: Candidate) -> bool:
+        asked.append(candidate.repro)
         return True
 
     result = Reducer(test=everything_is_interesting).run(original)

@@ -10,13 +10,16 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from symshrink.oracle.calibrate import Calibration
 from symshrink.oracle.controls import Controls, ControlTime, Limit
 from symshrink.oracle.noise import Judging
 from symshrink.sandbox import Run
 from symshrink.verdict import Verdict
+
+if TYPE_CHECKING:  # the model, hence sympy: `import symshrink.oracle` stays cheap
+    from symshrink.repro.candidate import Candidate
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -72,7 +75,7 @@ class TimingOracle(Protocol):
         self, source: str, kill_ats: Sequence[float | None], mode: str | None = None
     ) -> list[Run]: ...
 
-    def limit(self, source: str, *, fresh: int = 0) -> Limit: ...
+    def limit(self, candidate: Candidate, *, fresh: int = 0) -> Limit: ...
 
     def verdict(
         self, runs: Sequence[Run], at: float, control: ControlTime | None = None
@@ -85,13 +88,13 @@ class BaseOracle:
     def __init__(self, *, jobs: int = 1) -> None:
         self.jobs = max(1, jobs)
 
-    def _judge(self, source: str) -> Verdict:
+    def _judge(self, candidate: Candidate) -> Verdict:
         raise NotImplementedError
 
-    def __call__(self, candidate_source: str) -> Verdict:
-        return self._judge(candidate_source)
+    def __call__(self, candidate: Candidate) -> Verdict:
+        return self._judge(candidate)
 
-    def many(self, candidates: Sequence[str]) -> list[Verdict]:
+    def many(self, candidates: Sequence[Candidate]) -> list[Verdict]:
         return self._at_once(self._judge, candidates)
 
     def _at_once(
@@ -108,7 +111,7 @@ class BaseOracle:
         """Why an original with this verdict cannot be reduced, in one line."""
         return f"the original is not interesting: the test says {verdict.status} ({verdict.detail})"
 
-    def reverify(self, source: str, k: int = 3) -> Reverification | None:
+    def reverify(self, candidate: Candidate, k: int = 3) -> Reverification | None:
         """The result judged again, fresh; None: this oracle's verdicts need no second look
         (a `--test` command is deterministic by contract)."""
         return None

@@ -22,7 +22,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from symshrink.errors import ReproError
 from symshrink.oracle import deciding, noise
 from symshrink.oracle.base import BaseOracle, Reverification, Timing
 from symshrink.oracle.calibrate import DEFAULT_RATIO, Calibration
@@ -36,6 +35,7 @@ from symshrink.verdict import Verdict
 
 if TYPE_CHECKING:
     from symshrink.baseline import BaselineKind
+    from symshrink.repro.candidate import Candidate
 
 log = logging.getLogger(__name__)
 
@@ -78,12 +78,12 @@ class CompileOracle(BaseOracle):
         self.measured = Controls(
             self.controls, self.runs, calibration.clock, lambda: self._runs_started
         )
-        self._original: tuple[str, Verdict] | None = None  # its verdict from calibration
+        self._original: tuple[str, Verdict] | None = None  # its key and calibration verdict
 
     @classmethod
     def create(
         cls,
-        original_source: str,
+        original: Candidate,
         *,
         k: int = 3,
         ratio: float = DEFAULT_RATIO,
@@ -133,7 +133,7 @@ class CompileOracle(BaseOracle):
         try:
             oracle.calibration, verdict = calibrate_on(
                 oracle,
-                original_source,
+                original,
                 k=k,
                 ratio=ratio,
                 baseline=baseline,
@@ -142,7 +142,7 @@ class CompileOracle(BaseOracle):
         except BaseException:
             oracle.close()
             raise
-        oracle._original = (original_source, verdict)  # its runs judged it
+        oracle._original = (original.key, verdict)  # its runs judged it
         if calibration_path is not None:
             oracle.calibration.save(calibration_path)
         return oracle
@@ -209,27 +209,24 @@ class CompileOracle(BaseOracle):
 
         return self._at_once(run, kill_ats, width=self.runner.slots)
 
-    def limit(self, source: str, *, fresh: int = 0) -> Limit:
-        """Where `source` is stopped (before the margin); `NoLimit` says why it cannot be
+    def limit(self, candidate: Candidate, *, fresh: int = 0) -> Limit:
+        """Where `candidate` is stopped (before the margin); `NoLimit` says why it cannot be
         judged. `fresh`: measure the control again, this many runs, instead of reusing it."""
         cal = self.calibration
         if cal.ratio is None:
             return Limit(cal.threshold_s)
-        try:
-            runs = fresh or self.judging.control_runs
-            measured, recent = self.measured.measure(
-                source, cal.baseline, runs=runs, fresh=bool(fresh)
-            )
-        except ReproError as e:
-            raise NoLimit(f"the candidate does not parse: {e}") from e
+        runs = fresh or self.judging.control_runs
+        measured, recent = self.measured.measure(
+            candidate, cal.baseline, runs=runs, fresh=bool(fresh)
+        )
         if measured.error is not None:
             raise NoLimit(f"its {cal.baseline} control fails: {measured.error}")
         return Limit(cal.ratio * measured.seconds, measured, recent)
 
-    def _judge(self, source: str) -> Verdict:
-        if self._original is not None and source == self._original[0]:
+    def _judge(self, candidate: Candidate) -> Verdict:
+        if self._original is not None and candidate.key == self._original[0]:
             return self._original[1]  # the calibration's runs judged it
-        return deciding.judge(self, source)
+        return deciding.judge(self, candidate)
 
     def timing(self) -> Timing:
         return Timing(self.calibration, self.threshold_s, self.margin)
@@ -261,18 +258,18 @@ class CompileOracle(BaseOracle):
         )
         return f"the original is not slow ({rule}): {verdict.status}{detail}"
 
-    def reverify(self, source: str, k: int = 3) -> Reverification:
-        """Re-run `source` k times at its limit itself (no margin, no band), uncached.
+    def reverify(self, candidate: Candidate, k: int = 3) -> Reverification:
+        """Re-run `candidate` k times at its limit itself (no margin, no band), uncached.
 
         A reduction drives candidates to the edge, so one lucky kill can be accepted; the
         majority of k fresh runs decides whether the result really is slow. In ratio mode
         its control is measured afresh (k runs) first, so both are measured now.
         """
         try:
-            limit = self.limit(source, fresh=k)
+            limit = self.limit(candidate, fresh=k)
         except NoLimit as e:
             return Reverification((unjudged(str(e), self.judging),) * k)
-        runs = self.runs(source, [limit.seconds] * k)
+        runs = self.runs(candidate.source, [limit.seconds] * k)
         verdicts = tuple(self.verdict([run], limit.seconds, limit.control) for run in runs)
         return Reverification(verdicts, limit.baseline_s)
 

@@ -19,6 +19,7 @@ from symshrink.sandbox import Clock, Run, stopping
 
 if TYPE_CHECKING:
     from symshrink.baseline import BaselineKind, Control
+    from symshrink.repro.candidate import Candidate
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,7 @@ class ControlTimes(JsonlStore[ControlTime]):
 
 
 class NoLimit(Exception):
-    """Why a candidate cannot be judged against a limit: it does not parse, or its
-    control fails."""
+    """Why a candidate cannot be judged against a limit: its control fails."""
 
 
 @dataclass(frozen=True)
@@ -100,13 +100,13 @@ class Controls:
         self._last: tuple[str, str, Control] | tuple[()] = ()
 
     def measure(
-        self, source: str, kind: BaselineKind, *, runs: int, fresh: bool = False
+        self, candidate: Candidate, kind: BaselineKind, *, runs: int, fresh: bool = False
     ) -> tuple[ControlTime, bool]:
         """The control's time, from the store or measured (`runs` runs) and stored, and
         whether it was measured right before (no run started since).
 
         `fresh` measures again whatever the store holds (calibration, re-verification)."""
-        ctrl = self.control(source, kind)
+        ctrl = self.control(candidate, kind)
         # One measurement per key; other keys are measured and looked up meanwhile (with
         # -j 2 one slot confirms a slow candidate against its control while the other runs).
         with self._locks[ctrl.key]:
@@ -129,13 +129,14 @@ class Controls:
                 self._measured_at[ctrl.key] = self._started()
             return measured, True
 
-    def control(self, source: str, kind: BaselineKind) -> Control:
-        """`source`'s control, built once per source (a verdict asks for it more than once)."""
+    def control(self, candidate: Candidate, kind: BaselineKind) -> Control:
+        """`candidate`'s control, built once per candidate (a verdict asks for it more than
+        once)."""
         from symshrink.baseline import control  # sympy: `import symshrink.oracle` stays cheap
 
         last = self._last
-        if last and last[:2] == (source, kind):
+        if last and last[:2] == (candidate.key, kind):
             return last[2]
-        ctrl = control(source, kind)
-        self._last = (source, kind, ctrl)
+        ctrl = control(candidate, kind)
+        self._last = (candidate.key, kind, ctrl)
         return ctrl

@@ -11,25 +11,30 @@ import shlex
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from symshrink.oracle.base import BaseOracle
 from symshrink.sandbox import CommandRunner, Job, Limits, Runner, Workload
 from symshrink.verdict import Status, Verdict
 
+if TYPE_CHECKING:
+    from symshrink.repro.candidate import Candidate
+
 log = logging.getLogger(__name__)
 
 
 class CallableOracle(BaseOracle):
-    """`fn(source) -> bool` in this process: for library use and millisecond-fast tests."""
+    """`fn(source) -> bool` of the candidate's script, in this process: for library use and
+    millisecond-fast tests."""
 
     def __init__(self, fn: Callable[[str], bool]) -> None:
         super().__init__()
         self.fn = fn
 
-    def _judge(self, source: str) -> Verdict:
+    def _judge(self, candidate: Candidate) -> Verdict:
         wall, cpu = time.perf_counter(), time.process_time()
         try:
-            ok = bool(self.fn(source))
+            ok = bool(self.fn(candidate.source))
         except Exception as exc:
             log.debug("interestingness function raised", exc_info=True)
             return Verdict(
@@ -68,8 +73,10 @@ class CommandOracle(BaseOracle):
         self.filename = filename
         self.scratch = scratch
 
-    def _judge(self, source: str) -> Verdict:
-        job = Job.create(self.scratch, source, Workload(entry="script"), name=self.filename)
+    def _judge(self, candidate: Candidate) -> Verdict:
+        job = Job.create(
+            self.scratch, candidate.source, Workload(entry="script"), name=self.filename
+        )
         try:
             exit_ = self.runner.run(job, Limits(timeout_s=self.timeout_s, clock="wall")).exit
         finally:

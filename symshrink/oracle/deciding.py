@@ -15,6 +15,7 @@ import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from symshrink.files import atomic_write
 from symshrink.oracle import noise
@@ -24,38 +25,41 @@ from symshrink.oracle.verdicts import unjudged
 from symshrink.sandbox import Run
 from symshrink.verdict import Verdict
 
+if TYPE_CHECKING:
+    from symshrink.repro.candidate import Candidate
+
 KILL_PREFIX = "kill-"  # the folder of a first run's kill files, in the scratch directory
 
 
-def judge(oracle: TimingOracle, source: str) -> Verdict:
-    """`source`'s verdict from as many runs as the noise rules ask for."""
+def judge(oracle: TimingOracle, candidate: Candidate) -> Verdict:
+    """`candidate`'s verdict from as many runs as the noise rules ask for."""
     judging = oracle.judging
     try:
-        limit, made = _opening(oracle, source)
+        limit, made = _opening(oracle, candidate)
         bar = _bar(oracle, limit)
-        runs = _decide(oracle, source, bar, made)
+        runs = _decide(oracle, candidate.source, bar, made)
         if _majority_slow(oracle, runs, bar) and not limit.fresh:
             # Against its control measured now: one measured under another load would
             # move the limit by as much as that load moves the candidate.
             stopped_at = noise.stop_at(bar, judging.band)
-            limit = oracle.limit(source, fresh=judging.control_runs)
+            limit = oracle.limit(candidate, fresh=judging.control_runs)
             bar = _bar(oracle, limit)
             clear = len(runs) == 1 and runs[0].exit.reason == "threshold"
             if not (clear and stopped_at >= noise.stop_at(bar, judging.band)):
-                runs = _decide(oracle, source, bar)
+                runs = _decide(oracle, candidate.source, bar)
     except NoLimit as e:
         return unjudged(str(e), judging)
     if _majority_slow(oracle, runs, bar):
         for _ in range(judging.confirm):
-            run = oracle.run(source, kill_at=bar)
+            run = oracle.run(candidate.source, kill_at=bar)
             if not noise.slow(_outcome(oracle, run), bar):  # not confirmed: it says
                 return oracle.verdict([run], bar, limit.control)
             runs.append(run)
     return oracle.verdict(runs, bar, limit.control)
 
 
-def _opening(oracle: TimingOracle, source: str) -> tuple[Limit, list[Run]]:
-    """`source`'s limit and, with a spare slot, its first runs.
+def _opening(oracle: TimingOracle, candidate: Candidate) -> tuple[Limit, list[Run]]:
+    """`candidate`'s limit and, with a spare slot, its first runs.
 
     The first run starts at once, with no kill point. The spare slot measures the control,
     which sets the kill point (a control known already is measured again: on a spare core
@@ -64,23 +68,23 @@ def _opening(oracle: TimingOracle, source: str) -> tuple[Limit, list[Run]]:
     second is stopped when the first ends. Both cores are used, and a close call costs one
     run's time instead of two."""
     if not oracle.beside or oracle.calibration.ratio is None:
-        return oracle.limit(source), []
+        return oracle.limit(candidate), []
     judging = oracle.judging
     files = Path(tempfile.mkdtemp(prefix=KILL_PREFIX, dir=oracle.scratch))
     first_at, second_at = files / "first", files / "second"
     try:
         with ThreadPoolExecutor(max_workers=2, thread_name_prefix="beside") as ex:
-            first = ex.submit(oracle.run, source, kill_at=None, kill_file=first_at)
+            first = ex.submit(oracle.run, candidate.source, kill_at=None, kill_file=first_at)
             point = 0.0  # no limit (an error, an interrupt): stop the run at once
             try:  # the control measured now, beside the run: under the same load
-                limit = oracle.limit(source, fresh=judging.control_runs)
+                limit = oracle.limit(candidate, fresh=judging.control_runs)
                 point = noise.stop_at(_bar(oracle, limit), judging.band)
             finally:
                 atomic_write(first_at, repr(point))
             if not judging.reruns:
                 return limit, [first.result()]
             atomic_write(second_at, repr(point))
-            second = ex.submit(oracle.run, source, kill_at=point, kill_file=second_at)
+            second = ex.submit(oracle.run, candidate.source, kill_at=point, kill_file=second_at)
             needed = False
             try:
                 run = first.result()

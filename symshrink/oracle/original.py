@@ -19,6 +19,7 @@ from symshrink.verdict import Verdict
 
 if TYPE_CHECKING:
     from symshrink.baseline import BaselineKind
+    from symshrink.repro.candidate import Candidate
 
 log = logging.getLogger(__name__)
 
@@ -32,14 +33,14 @@ guard's reference, and its headroom if it ends by then (capped by the timeout)."
 
 def calibrate_on(
     oracle: TimingOracle,
-    source: str,
+    original: Candidate,
     *,
     k: int,
     ratio: float,
     baseline: BaselineKind,
     threshold_s: float | None,
 ) -> tuple[Calibration, Verdict]:
-    """The calibration on the original `source` (`threshold_s`: an absolute limit, no
+    """The calibration on the `original` (`threshold_s`: an absolute limit, no
     control), and the original's verdict, which its runs decide: k of them (k + 1 when
     k = 1), stopped at its kill point, but for the longer one."""
     clock = oracle.calibration.clock
@@ -47,7 +48,7 @@ def calibrate_on(
     control: ControlTime | None = None
     if threshold_s is None:
         runs = max(k, CALIBRATION_CONTROL_RUNS)
-        control, _ = oracle.measured.measure(source, baseline, runs=runs, fresh=True)
+        control, _ = oracle.measured.measure(original, baseline, runs=runs, fresh=True)
         if control.error is not None:
             raise CalibrationError(f"its {baseline} control fails: {control.error}")
         control_measures = control.measures
@@ -66,7 +67,7 @@ def calibrate_on(
     # kill point = slow); if the others finish, it finishes with them. At least one run is
     # stopped at the kill point: with k = 1 the longer one is extra.
     until = min(REFERENCE_FACTOR * kill_at, oracle.timeout())
-    done = oracle.runs(source, [until] + [kill_at] * max(k - 1, 1))
+    done = oracle.runs(original.source, [until] + [kill_at] * max(k - 1, 1))
     runs_judged, reference = done, None
     if any(r.exit.reason != "exited" for r in done[1:]):
         runs_judged, reference = done[1:], done[0]
