@@ -132,7 +132,7 @@ class _Program:
         if self.widest is not None and self.widest not in self.derived:
             self.derived[self.widest] = self.names[_WIDE_SUM]
         self.carried = self._carried()
-        self.lines = forward_lines(repro.module_source, self.reads)
+        self.lines = [_as_written(line) for line in forward_lines(repro.module_source, self.reads)]
         self.needed = self._needed()
         self.notes = self._notes()
 
@@ -419,6 +419,13 @@ def _same_strides(
     return all(
         size == 1 or sympy.expand(x - y) == 0 for x, y, size in zip(a, b, shape, strict=True)
     )
+
+
+def _as_written(line: str) -> str:
+    """A graph line as a user writes it: Dynamo traces `sum` of sizes into `torch.sym_sum`,
+    but cannot trace `torch.sym_sum` of plain ints back (static mode: "torch.* op returned
+    non-Tensor"); `sum` traces to the same sum in both modes."""
+    return line.replace("torch.sym_sum(", "sum(")
 
 
 def _graph_names(module_source: str) -> set[str]:

@@ -3,7 +3,9 @@ that it needs only torch and the standard library, and that it compiles in both 
 
 The golden inputs in tests/golden/program/ were written by torch's own writer
 (`python tests/fixtures_gen.py tests/golden/program --family F [--n N]` for floordiv_sum
-n 4, aot_frames_outer n 4 and unbacked_scale); after a deliberate change to the program's
+n 4, aot_frames_outer n 4 and unbacked_scale; `capture_floordiv_n4.py` is the forward
+graph `symshrink capture -o OUT -- python tests/capture_prog.py floordiv 4` wrote, as
+torch.compile traced it, `torch.sym_sum` and all); after a deliberate change to the program's
 text, `python -m tests.test_program` writes the expected files again (then read the diff).
 """
 
@@ -28,7 +30,7 @@ from symshrink.repro.source import forward_lines
 from symshrink.widths import at_width, knob
 
 GOLDEN = Path(__file__).parent / "golden" / "program"
-CASES = ("floordiv_sum_n4", "aot_frames_outer_n4", "unbacked_scale")
+CASES = ("floordiv_sum_n4", "aot_frames_outer_n4", "unbacked_scale", "capture_floordiv_n4")
 CORPUS = Path(__file__).parents[1] / "corpora"
 
 
@@ -52,6 +54,10 @@ def test_the_golden_files_show_what_they_are_for() -> None:
     assert "ITEMS = {'u0': 7}" in unbacked
     assert "+ sum([t.size(0) for t in more])" in plain and "def derived(" not in plain
     assert " = None" not in plain.split("def inputs")[0]  # FX's release lines are gone
+    # Dynamo traced the program's `sum` of sizes into `torch.sym_sum`, which it cannot trace
+    # back when the sizes are ints (static mode): the program sums as the user wrote it
+    captured = rendered("capture_floordiv_n4")
+    assert "torch.sym_sum" not in captured and "sym_sum = sum((" in captured
 
 
 @pytest.mark.parametrize("entry", ["pad_outer_view", "sym_outer_floordiv"])
@@ -213,11 +219,13 @@ def test_the_program_runs_without_symshrink(tmp_path: Path) -> None:
 
 @pytest.mark.spawns
 @pytest.mark.torch
-def test_a_small_program_compiles_dynamic_and_static(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["floordiv_sum_n4", "capture_floordiv_n4"])
+def test_a_small_program_compiles_dynamic_and_static(name: str, tmp_path: Path) -> None:
     """Each mode in a fresh process, as the program's own parent runs them; mark_dynamic
-    raises if Dynamo specializes a marked dim, so a dynamic run that ends kept them."""
-    path = tmp_path / "floordiv_sum_n4.program.py"
-    path.write_text(rendered("floordiv_sum_n4"))
+    raises if Dynamo specializes a marked dim, so a dynamic run that ends kept them. A
+    graph torch.compile wrote (`torch.sym_sum` of sizes) compiles with static shapes too."""
+    path = tmp_path / f"{name}.program.py"
+    path.write_text(rendered(name))
     for mode in ("dynamic", "static"):
         result = subprocess.run(
             [sys.executable, str(path), "--mode", mode],
