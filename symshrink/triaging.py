@@ -67,10 +67,15 @@ CAPTURE_SHARE = 0.25
 """The capture stage's part of the budget, at most: the program runs until then, and one
 compile that has run half of it is stopped there (that graph is the one to reduce), its
 repro kept."""
+PROGRAM_CHECK_S = 240.0
 AFTER_SHARE = 0.15
-AFTER_MIN_S = 60.0
-"""What the reduction leaves for what follows it (its re-verification, the report): this
-share of the budget, at least AFTER_MIN_S."""
+AFTER_MAX_SHARE = 0.6
+"""What the reduction leaves for what follows it, at most AFTER_MAX_SHARE of the budget:
+PROGRAM_CHECK_S for the result's program.py, run by minimize in 3 + 3 fresh processes
+(each imports torch and compiles a warm-up first: 262 s for a 1-second compile at load 6
+on 2 cores, the same when the graph is tiny), and AFTER_SHARE of the budget for the
+re-verification (3 fresh runs of the result, more when it walks back: they cost what
+the graph's compile costs), the match and the report."""
 CALL_SHARE = 0.2
 """The longest one oracle call may run, as a share of the reduction's time (and at most
 minimize's own default, 600 s): calibration's longer reference run is capped by it."""
@@ -116,9 +121,12 @@ class Budget:
     total_s: float
     started: float = field(default_factory=time.monotonic)
 
+    def elapsed(self, now: float | None = None) -> float:
+        """Wall seconds since the start, past the budget too (a stage it cannot stop)."""
+        return (time.monotonic() if now is None else now) - self.started
+
     def left(self, now: float | None = None) -> float:
-        now = time.monotonic() if now is None else now
-        return max(0.0, self.total_s - (now - self.started))
+        return max(0.0, self.total_s - self.elapsed(now))
 
     @property
     def capture_s(self) -> float:
@@ -127,7 +135,7 @@ class Budget:
     @property
     def after_s(self) -> float:
         """Kept for what follows the reduction."""
-        return min(self.total_s / 2, max(AFTER_MIN_S, AFTER_SHARE * self.total_s))
+        return min(AFTER_MAX_SHARE, AFTER_SHARE + PROGRAM_CHECK_S / self.total_s) * self.total_s
 
     def reduction_s(self, now: float | None = None) -> float:
         """What minimize may spend, calibration included (its `max_time`)."""
@@ -208,7 +216,7 @@ class _Run:
     def stage(self, name: str) -> Iterator[None]:
         """Time one stage into `seconds` (a record made during it counts it so far)."""
         left = self.budget.left()
-        self.notify(f"[{self.budget.total_s - left:5.0f}s] {name} ({left / 60:.1f} min left)")
+        self.notify(f"[{self.budget.elapsed():5.0f}s] {name} ({left / 60:.1f} min left)")
         self.current = (name, time.monotonic())
         try:
             yield
@@ -242,7 +250,7 @@ class _Run:
             graph=self.graph.graph if self.graph is not None else None,
             budget_s=self.budget.total_s,
             seconds=self._seconds(),
-            total_s=round(self.budget.total_s - self.budget.left(), 3),
+            total_s=round(self.budget.elapsed(), 3),
             free_symbols_before=r.initial.free_symbols if r else self.symbols,
             free_symbols_after=r.final.free_symbols if r else None,
             ratio_before=r.initial.ratio if r else None,

@@ -48,19 +48,33 @@ def test_bad_durations(text: str) -> None:
 
 
 def test_the_budget_split() -> None:
-    """A quarter for the capture at most, a reserve for what follows the reduction (15 %,
-    at least a minute, at most half), the reduction what is left between; one call at
-    most a fifth of the reduction, between 30 s and minimize's 600 s."""
+    """A quarter for the capture at most; a reserve for what follows the reduction: 4 min
+    for the result's program check (six fresh processes) and 15 % for the rest, at most
+    60 %; the reduction what is left between; one call at most a fifth of the reduction,
+    between 30 s and minimize's 600 s."""
     budget = triaging.Budget(1200.0, started=0.0)
-    assert budget.capture_s == 300.0 and budget.after_s == 180.0
-    assert budget.reduction_s(now=0.0) == 1020.0
-    assert budget.reduction_s(now=100.0) == 920.0  # the capture took 100 s
-    assert budget.reduction_s(now=1100.0) == 0.0  # past the reserve: the result so far
+    assert budget.capture_s == 300.0 and budget.after_s == pytest.approx(420.0)
+    assert budget.reduction_s(now=0.0) == pytest.approx(780.0)
+    assert budget.reduction_s(now=100.0) == pytest.approx(680.0)  # the capture took 100 s
+    assert budget.reduction_s(now=800.0) == 0.0  # past the reserve: the result so far
     assert budget.left(now=1300.0) == 0.0
-    assert triaging.Budget(100.0).after_s == 50.0  # a tiny budget keeps half
-    assert triaging.Budget(300.0).after_s == 60.0
+    assert budget.elapsed(now=1300.0) == 1300.0  # a run past its budget says by how much
+    assert triaging.Budget(480.0).after_s == pytest.approx(288.0)  # 8 min: 60 %
+    assert triaging.Budget(1800.0).after_s == pytest.approx(510.0)
+    assert triaging.Budget(3600.0).after_s == pytest.approx(780.0)
     assert (triaging.Budget.call_s(60), triaging.Budget.call_s(1000)) == (30.0, 200.0)
     assert triaging.Budget.call_s(10_000) == 600.0
+
+
+def test_the_record_counts_the_time_past_the_budget(tmp_path: Path) -> None:
+    """A stage the budget cannot stop (the result's program check) may end past it: the
+    record's total and the stage's seconds say so, not the budget."""
+    options = triaging.Options(out=tmp_path, repro=tmp_path / "r.py", budget_s=60)
+    run = triaging._Run(options, triaging.Budget(60.0, started=-100.0), notify=lambda _: None)
+    with run.stage("minimize"):
+        pass
+    found = run.done("not slow", "1.2x")
+    assert found.total_s >= 100.0 and found.budget_s == 60.0
 
 
 # ---------------------------------------------------------------- why nothing is triaged
