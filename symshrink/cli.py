@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import logging
+import operator
 import signal
 import sys
+from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from typer.exceptions import TyperException
@@ -17,8 +19,7 @@ from typer.exceptions import TyperException
 from symshrink import MIN_TORCH, __version__, installed_version, summary, torch_too_old
 from symshrink.errors import SymshrinkError, UsageError
 from symshrink.graph import SymGraph
-from symshrink.oracle.calibrate import DEFAULT_RATIO
-from symshrink.oracle.noise import Judging
+from symshrink.minimize_options import Options
 from symshrink.repro.parse import parse_file
 from symshrink.sandbox import Interrupted, interrupts
 
@@ -150,6 +151,8 @@ def _above_one(value: float) -> float:
     return value
 
 
+_MINIMIZE = Options(repro=Path("REPRO"))  # every option at its default: the flags' defaults
+
 MINIMIZE_EPILOG = (
     "Exit codes: 0 a result was written; 1 the original is not slow (not interesting);"
     " 2 bad input or a bad option (one line on stderr, before any oracle call, also when"
@@ -160,24 +163,25 @@ MINIMIZE_EPILOG = (
 
 @app.command(epilog=MINIMIZE_EPILOG)
 def minimize(
+    ctx: typer.Context,
     repro: ReproPath,
     timeout: Annotated[
         float, typer.Option(help="hard cap on one oracle call, seconds", callback=_positive)
-    ] = 600.0,
+    ] = _MINIMIZE.timeout,
     ratio: Annotated[
         float,
         typer.Option(
             help="slow = still compiling at RATIO x the candidate's control, measured alike",
             callback=_above_one,
         ),
-    ] = DEFAULT_RATIO,
+    ] = _MINIMIZE.ratio,
     baseline: Annotated[
         Baseline,
         typer.Option(
             help="the control: static (every symbol pinned to its hint) or independent "
             "(retraced as run_repro does)"
         ),
-    ] = Baseline.static,
+    ] = Baseline[_MINIMIZE.baseline],
     threshold: Annotated[
         float | None,
         typer.Option(
@@ -186,7 +190,7 @@ def minimize(
             ),
             callback=_positive,
         ),
-    ] = None,
+    ] = _MINIMIZE.threshold,
     test: Annotated[
         str | None,
         typer.Option(
@@ -194,7 +198,7 @@ def minimize(
                 "interestingness command: `CMD candidate.py`, exit 0 = yes", "the compile oracle"
             )
         ),
-    ] = None,
+    ] = _MINIMIZE.test,
     jobs: Annotated[
         int,
         typer.Option(
@@ -204,35 +208,35 @@ def minimize(
             "candidate's control and close-call re-run: more pays only with more cores)",
             min=1,
         ),
-    ] = 1,
+    ] = _MINIMIZE.jobs,
     out: Annotated[
         Path | None,
         typer.Option("-o", "--out", help=_with_default("output script", "REPRO.min.py")),
-    ] = None,
+    ] = _MINIMIZE.out,
     work_dir: Annotated[
         Path | None, typer.Option(help=_with_default("journal and calibration", "OUT.work"))
-    ] = None,
+    ] = _MINIMIZE.work_dir,
     resume: Annotated[
         bool, typer.Option("--resume", help="continue a killed run from its journal")
-    ] = False,
+    ] = _MINIMIZE.resume,
     report_json: Annotated[
         Path | None,
         typer.Option(
             help=_with_default("also write the JSON report here", "WORK_DIR/report.json only")
         ),
-    ] = None,
+    ] = _MINIMIZE.report_json,
     max_calls: Annotated[
         int | None,
         typer.Option(help=_with_default("stop after this many oracle calls", "no limit"), min=0),
-    ] = None,
+    ] = _MINIMIZE.max_calls,
     max_time: Annotated[
         float | None,
         typer.Option(help=_with_default("stop after this many seconds", "no limit"), min=0.0),
-    ] = None,
+    ] = _MINIMIZE.max_time,
     torch_setting: TorchSettings = None,
     no_signature: Annotated[
         bool, typer.Option("--no-signature", help="accept slow candidates whatever the cause")
-    ] = False,
+    ] = not _MINIMIZE.signature,
     margin: Annotated[
         float | None,
         typer.Option(
@@ -242,10 +246,10 @@ def minimize(
             ),
             min=0.0,
         ),
-    ] = None,
+    ] = _MINIMIZE.margin,
     confirm: Annotated[
         int, typer.Option(help="more runs that must confirm a slow candidate", min=0)
-    ] = Judging.confirm,
+    ] = _MINIMIZE.confirm,
     graph_first: Annotated[
         bool,
         typer.Option(
@@ -254,10 +258,10 @@ def minimize(
             "while the candidate keeps the original's ratio (every later call compiles a "
             "smaller graph; docs/usage.md)",
         ),
-    ] = True,
+    ] = _MINIMIZE.graph_first,
     progress: Annotated[
         bool, typer.Option(help="show progress: a bar on a terminal, plain lines elsewhere")
-    ] = True,
+    ] = _MINIMIZE.progress,
     scheduler: Annotated[
         str | None,
         typer.Option(
@@ -266,38 +270,32 @@ def minimize(
                 "child processes on this machine",
             )
         ),
-    ] = None,
+    ] = _MINIMIZE.scheduler,
 ) -> None:
     """Shrink a repro while its compile stays slow (or while --test says yes)."""
-    from symshrink.minimizing import Options
     from symshrink.minimizing import minimize as run_minimize
 
-    outcome = run_minimize(
-        Options(
-            repro=repro,
-            out=out,
-            work_dir=work_dir,
-            timeout=timeout,
-            ratio=ratio,
-            baseline=baseline.value,
-            threshold=threshold,
-            test=test,
-            jobs=jobs,
-            resume=resume,
-            report_json=report_json,
-            max_calls=max_calls,
-            max_time=max_time,
-            torch_settings=_settings(torch_setting or []),
-            signature=not no_signature,
-            margin=margin,
-            confirm=confirm,
-            graph_first=graph_first,
-            progress=progress,
-            scheduler=scheduler,
-        )
-    )
+    outcome = run_minimize(minimize_options(ctx.params))
     typer.echo(outcome.message, err=outcome.exit_code != 0)
     raise typer.Exit(outcome.exit_code)
+
+
+# `minimize`'s parameters that are not an option of the same name and value: each the
+# option it gives and how (every other parameter is the option of its name).
+_AS_OPTIONS: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "baseline": ("baseline", str),  # the enum's value
+    "torch_setting": ("torch_settings", lambda items: _settings(items or [])),
+    "no_signature": ("signature", operator.not_),
+}
+
+
+def minimize_options(params: Mapping[str, Any]) -> Options:
+    """`symshrink minimize`'s parameters as given (click's) as the run's `Options`."""
+    given = {}
+    for name, value in params.items():
+        option, convert = _AS_OPTIONS.get(name, (name, lambda v: v))
+        given[option] = convert(value)
+    return Options(**given)
 
 
 def _settings(items: list[str]) -> dict[str, str]:

@@ -1,9 +1,15 @@
-"""What `symshrink minimize` takes: its options, their values checked, and the part of them
-that the journal's verdicts depend on."""
+"""What `symshrink minimize` takes, defined once (`Options`): each option's name, type,
+default and role. The CLI takes its flags' defaults from it and passes every flag on by
+name (`cli.minimize_options`); `judged_by` (what the journal's verdicts depend on) and the
+command rebuilt from a run's record (`command_line`) are derived here; the record
+(`records.RunOptions`, a file format) keeps every option not marked LOCAL or API_ONLY.
+`tests/test_minimize_options.py` fails when an option is added to one and not the others."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -14,32 +20,49 @@ from symshrink.oracle.calibrate import DEFAULT_RATIO
 from symshrink.repro.model import Repro
 from symshrink.repro.render import canonical_key
 
+JUDGES = {"judges": True}
+"""An option the verdicts depend on: part of `judged_by`, so `--resume` refuses a journal
+judged otherwise."""
+LOCAL = {"recorded": False}
+"""Where this run's files go and how it shows them: not in the run's record."""
+API_ONLY = {"recorded": False, "cli": False}
+"""An option of the Python API alone (`symshrink.minimize`), not a flag of the command."""
+# An option's "flag" (metadata) is its spelling on the command line when not `--name`.
+
 
 @dataclass
 class Options:
     """Everything `symshrink minimize` takes; defaults are the CLI's."""
 
-    repro: Path
-    out: Path | None = None
-    work_dir: Path | None = None
+    repro: Path = field(metadata=LOCAL)
+    out: Path | None = field(default=None, metadata=LOCAL)
+    work_dir: Path | None = field(default=None, metadata=LOCAL)
     timeout: float = 600.0
-    ratio: float = DEFAULT_RATIO
-    baseline: BaselineKind = "static"
-    threshold: float | None = None  # absolute mode: seconds instead of R x the control
-    test: str | None = None
+    ratio: float = field(default=DEFAULT_RATIO, metadata=JUDGES)
+    baseline: BaselineKind = field(default="static", metadata=JUDGES)
+    # absolute mode: seconds instead of R x the control
+    threshold: float | None = field(default=None, metadata=JUDGES)
+    test: str | None = field(default=None, metadata=JUDGES)
     jobs: int = 1
-    resume: bool = False
-    report_json: Path | None = None
+    resume: bool = field(default=False, metadata=LOCAL)
+    report_json: Path | None = field(default=None, metadata=LOCAL)
     max_calls: int | None = None
     max_time: float | None = None
-    torch_settings: dict[str, str] = field(default_factory=dict)
-    calibration_runs: int = 3
-    signature: bool = True
-    margin: float | None = None  # None: from the calibration's spread
-    confirm: int = Judging.confirm
+    torch_settings: dict[str, str] = field(
+        default_factory=dict, metadata={**JUDGES, "flag": "--torch-setting"}
+    )
+    calibration_runs: int = field(default=3, metadata=API_ONLY)
+    signature: bool = field(default=True, metadata=JUDGES)
+    margin: float | None = field(default=None, metadata=JUDGES)  # None: the calibration's spread
+    confirm: int = field(default=Judging.confirm, metadata=JUDGES)
     graph_first: bool = True  # the graph passes first, keeping the headroom (graph_first())
-    progress: bool = True
+    progress: bool = field(default=True, metadata=LOCAL)
     scheduler: str | None = None  # Dask: tcp://HOST:PORT or local:N; None: this machine
+
+
+def judging() -> tuple[str, ...]:
+    """The options the journal's verdicts depend on."""
+    return tuple(f.name for f in fields(Options) if f.metadata.get("judges", False))
 
 
 def check_values(opts: Options) -> None:
@@ -62,18 +85,36 @@ def check_values(opts: Options) -> None:
 
 
 def judged_by(opts: Options, original: Repro) -> dict[str, Any]:
-    """What the journal's verdicts depend on: the input and the rule that judged it."""
-    rule: dict[str, Any] = (
-        {"test": opts.test}
-        if opts.test is not None
-        else {
-            "ratio": None if opts.threshold is not None else opts.ratio,
-            "baseline": None if opts.threshold is not None else opts.baseline,
-            "threshold": opts.threshold,
-            "torch_settings": dict(opts.torch_settings),
-            "signature": opts.signature,
-            "margin": opts.margin,
-            "confirm": opts.confirm,
-        }
-    )
+    """What the journal's verdicts depend on: the input and the rule that judged it (a
+    `--test` command alone, else every other judging option; R and the control mean
+    nothing at an absolute threshold)."""
+    rule: dict[str, Any]
+    if opts.test is not None:
+        rule = {"test": opts.test}
+    else:
+        rule = {name: getattr(opts, name) for name in judging() if name != "test"}
+        rule["torch_settings"] = dict(opts.torch_settings)
+        if opts.threshold is not None:
+            rule.update(ratio=None, baseline=None)
     return {"input": canonical_key(original), **rule}
+
+
+def command_line(repro: str, options: Mapping[str, Any]) -> str:
+    """The `symshrink minimize` command that recorded `options` spell (a record's, by the
+    options' names): an option at its default, or off, is left out; one on by default
+    that is off is its `--no-` flag (None: recorded before the option existed, when it
+    was off)."""
+    words = ["symshrink", "minimize", repro]
+    by_name = {f.name: f for f in fields(Options)}
+    for name, value in options.items():
+        dashed = name.replace("_", "-")
+        flag = by_name[name].metadata.get("flag", f"--{dashed}")
+        if by_name[name].default is True:
+            words += [] if value else [f"--no-{dashed}"]
+        elif value is None or value is False or value == {}:
+            continue
+        elif isinstance(value, Mapping):
+            words += [f"{flag} {shlex.quote(f'{k}={v}')}" for k, v in value.items()]
+        else:
+            words += [flag, shlex.quote(str(value))]
+    return " ".join(words)

@@ -21,10 +21,9 @@ import logging
 import math
 import platform
 import re
-import shlex
 import statistics
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,7 @@ from symshrink import installed_version, summary
 from symshrink.errors import ReproError
 from symshrink.files import atomic_write
 from symshrink.graph import SymGraph
+from symshrink.minimize_options import command_line
 from symshrink.oracle.calibrate import DEFAULT_RATIO, Calibration
 from symshrink.program import BACKENDS, program_path, render_program
 from symshrink.program_check import check_program, through_program
@@ -522,7 +522,7 @@ def _retrace_section(run: MinimizeRun) -> str:
             how,
             "```",
             "",
-            f"Minimized with `{_command(original, run.report.options.to_dict())}`.",
+            f"Minimized with `{command_line(original, run.report.options.to_dict())}`.",
         ]
     )
 
@@ -554,25 +554,6 @@ def _for_sympy(run: MinimizeRun) -> str:
         "</details>",
     ]
     return "\n".join(lines)
-
-
-_ON_BY_DEFAULT = ("signature", "graph_first")  # options whose flag is their --no-X
-
-
-def _command(original: str, options: Mapping[str, Any]) -> str:
-    """The minimize command line the run's recorded options spell."""
-    words = ["symshrink", "minimize", original]
-    for name, value in options.items():
-        flag = "--" + name.replace("_", "-")
-        if name in _ON_BY_DEFAULT:  # None: a run from before the option, which had it off
-            words += [] if value else [f"--no-{name.replace('_', '-')}"]
-        elif value is None or value is False or value == {}:
-            continue
-        elif name == "torch_settings":
-            words += [f"--torch-setting {k}={v}" for k, v in value.items()]
-        else:
-            words += [flag, shlex.quote(str(value))]
-    return " ".join(words)
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

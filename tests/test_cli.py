@@ -8,7 +8,6 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -183,52 +182,3 @@ def test_no_corpus_anywhere_says_where_it_looked(
         f"symshrink: error: no corpus directory: neither ./corpora nor {nowhere} exists "
         "(give --corpus DIR)\n"
     )
-
-
-def test_a_recorded_run_s_command_gives_back_every_option_it_recorded(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    """The minimize options are defined once (`minimize_options.Options`); the record keeps
-    a part of them (`RunOptions`) and the report rebuilds the command from it. Every
-    recorded option, set away from its default, must come back through that command and the
-    CLI: an option added to one place and not the others fails here."""
-    import shlex
-    from dataclasses import fields
-
-    import symshrink.minimizing
-    from symshrink.minimize_options import Options
-    from symshrink.records import RunOptions
-    from symshrink.report import _command
-
-    recorded = RunOptions(
-        timeout=300.0,
-        ratio=3.0,
-        baseline="independent",
-        threshold=None,  # the absolute mode turns --ratio off: its own case below
-        test="./t.sh",
-        jobs=2,
-        scheduler="local:2",
-        torch_settings={"a.b": "1"},
-        signature=False,
-        margin=0.25,
-        confirm=2,
-        max_calls=7,
-        max_time=60.0,
-        graph_first=False,
-    )
-    assert {f.name for f in fields(RunOptions)} <= {f.name for f in fields(Options)}
-    seen: list[Options] = []
-
-    def fake(opts: Options) -> symshrink.minimizing.Outcome:
-        seen.append(opts)
-        return symshrink.minimizing.Outcome(0, "ok", original=None)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(symshrink.minimizing, "minimize", fake)
-    repro = tmp_path / "r.py"
-    repro.write_text("x = 1\n")
-    for options in (recorded, replace(recorded, threshold=5.0)):
-        words = shlex.split(_command(str(repro), options.to_dict()))
-        assert words[:3] == ["symshrink", "minimize", str(repro)]
-        result = CliRunner().invoke(app, words[1:], prog_name="symshrink")
-        assert result.exit_code == 0, result.output
-        assert RunOptions.taken_from(seen.pop()) == options

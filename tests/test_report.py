@@ -326,13 +326,14 @@ def test_report_of_a_cut_short_then_resumed_run(tmp_path: Path) -> None:
 
 
 def test_the_minimize_command_is_rebuilt_from_the_recorded_options() -> None:
-    from symshrink.report import _command
+    from symshrink.minimize_options import command_line
 
     options = {"signature": False, "torch_settings": {"a.b": "1"}, "max_calls": 3, "test": None}
-    assert _command("r.py", options) == (
+    assert command_line("r.py", options) == (
         "symshrink minimize r.py --no-signature --torch-setting a.b=1 --max-calls 3"
     )
-    assert _command("r.py", {"signature": True, "resume": False}) == "symshrink minimize r.py"
-    assert _command("r.py", {"graph_first": True}) == "symshrink minimize r.py"
+    assert command_line("r.py", {"signature": True, "resume": False}) == "symshrink minimize r.py"
+    assert command_line("r.py", {"graph_first": True}) == "symshrink minimize r.py"
     for off in (False, None):  # None: recorded before the graph stage existed
-        assert _command("r.py", {"graph_first": off}) == "symshrink minimize r.py --no-graph-first"
+        off_line = command_line("r.py", {"graph_first": off})
+        assert off_line == "symshrink minimize r.py --no-graph-first"
