@@ -5,9 +5,10 @@ When a garbage collection during one thread's parse runs a finalizer, the GIL ca
 another thread that parses too; the first then fails with `SystemError: AST constructor
 recursion depth mismatch` (python/cpython#106905). No candidate's script is parsed back
 (the oracle derives a control from the model), but the passes parse graph code
-(`repro/source.py`): with `-j N` the reducer's threads build candidates at once, and at
-`-j 1` the oracle's spare slot builds a static twin (pinning, then the shape check) in a
-thread of its own. So every parse in symshrink goes through this lock.
+(`repro/source.py`, through `normalize`): with `-j N` the reducer's threads apply passes
+and the oracle builds static twins (pinning normalizes too) in several threads at once.
+At `-j 1` one thread parses (the spare slot's thread only runs a child), so the lock is
+for `-j N`; every parse in symshrink goes through it.
 """
 
 from __future__ import annotations
