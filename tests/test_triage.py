@@ -159,6 +159,67 @@ def test_a_graph_not_slow_gives_way_to_the_next(tmp_path: Path) -> None:
     assert not triaging._next_graph(late, late.done("not slow", "1.2x"))  # no time for it
 
 
+# ------------------------------------------------------------------------- known or new
+
+
+def _matched(tmp_path: Path, repro: Path, corpus: Path) -> tuple:
+    """triage's match stage on `repro` as a run's result (and original), nothing measured."""
+    from types import SimpleNamespace
+
+    options = triaging.Options(out=tmp_path, repro=repro, corpus=corpus)
+    run = triaging._Run(options, triaging.Budget(600.0), notify=lambda _: None)
+    run.repro = repro
+    run.record = SimpleNamespace(out=str(repro), hot_spots=(), slow_phase=None)  # type: ignore[assignment]
+    run.files["run"] = "no-such-work-dir"  # no calibration: no hot spots either
+    return triaging._match(run)
+
+
+def test_an_entry_of_the_corpus_is_known_and_without_it_new(tmp_path: Path) -> None:
+    """The decision and its words: an entry's own repro is that entry, known, with the
+    words of its last replay under this torch; with the entry left out of the corpus it is
+    new, the closest entry and its score said, and no match claimed."""
+    import shutil
+
+    repro = CORPUS / "prod_pythonmod" / "repro.py"
+    verdict, why, match, candidates, shape = _matched(tmp_path, repro, CORPUS)
+    assert verdict == "known" and match is not None and match.entry == "prod_pythonmod"
+    assert match.score >= 0.6 and why.startswith("matches corpus entry prod_pythonmod (score ")
+    assert "not replayed under torch" in why or "per its last replay" in why
+    assert candidates[0] == match and len(candidates) == 3 and shape == match.shape
+    others = tmp_path / "corpora"
+    for entry in CORPUS.iterdir():
+        if entry.is_dir() and entry.name != "prod_pythonmod":
+            shutil.copytree(entry, others / entry.name)
+    verdict, why, match, candidates, _ = _matched(tmp_path, repro, others)
+    assert verdict == "new" and match is None
+    assert why == (
+        f"new: no corpus entry scores 0.6 or more; closest: {candidates[0].entry} at "
+        f"{candidates[0].score:.2f}"
+    )
+    assert candidates[0].score < 0.6
+
+
+def test_a_known_match_says_what_its_last_replay_found() -> None:
+    from symshrink.records import Replayed
+
+    still = Replayed(
+        verdict="still slow",
+        ratio=7.25,
+        stopped=False,
+        at_ratio=4.0,
+        measured="2026-12-02T18:00:00Z",
+    )
+    cut = Replayed(
+        verdict="fixed", ratio=1.4, stopped=True, at_ratio=4.0, measured="2026-12-01T09:00:00Z"
+    )
+    assert "still slow on this torch" in triaging._replay_words(still)
+    assert "(2026-12-02, 7.25x its twin, R = 4)" in triaging._replay_words(still)
+    assert "fixed on this torch" in triaging._replay_words(
+        cut
+    ) and "≥ 1.40x" in triaging._replay_words(cut)
+    assert triaging._replay_words(None).startswith("not replayed under torch ")
+
+
 # --------------------------------------------------------------------------- the API
 
 
@@ -171,6 +232,7 @@ def test_the_api_raises_one_exception_for_bad_input(tmp_path: Path) -> None:
         lambda: symshrink.triage(repro, tmp_path / "out", add_to_corpus="bad name"),
         lambda: symshrink.triage(repro, tmp_path / "out", add_to_corpus="sym_outer_floordiv"),
         lambda: symshrink.triage(repro, repro),  # -o onto a file
+        lambda: symshrink.triage([], tmp_path / "out"),  # no program, no repro
         lambda: symshrink.minimize(repro, ratio=1.0),
         lambda: symshrink.minimize(repro, jobs=0),
         lambda: symshrink.minimize(repro, colour="blue"),
