@@ -112,22 +112,30 @@ class Reducer:
         return current
 
     def _fixpoint(self, current: Repro) -> Repro:
-        """Rounds of the passes in schedule order, each to its own fixpoint, until a round
-        changes nothing; then the passes that cannot reopen others (shrinking hints), once.
+        """Rounds of the passes in schedule order until a round changes nothing; then the
+        passes that cannot reopen others (shrinking hints), each to its own fixpoint.
 
-        A round does not go back to pinning after each later pass's progress: at the edge
-        of slow, such re-runs mostly prove again what was just proved. The last round
-        tests every reopening pass on the model it ends with.
-        After the first round most edits left are needed, so there `auto` searches one
-        edit at a time (`greedy`: n calls to prove n edits needed, bisection n + 2)."""
+        The first round runs each pass once: what it removes, it keeps, and what it finds
+        needed is proved again by the next round on the model the later passes leave (a
+        round that changed something is followed by another). Running a pass to its own
+        fixpoint there would prove its survivors needed twice, once before the later
+        passes' progress and once after it. The later rounds run each pass to its own
+        fixpoint, and the last round, which changes nothing, tests every reopening pass on
+        the model it ends with: the result is 1-minimal for each. After the first round
+        most edits left are needed, so there `auto` searches one edit at a time (`greedy`:
+        n calls to prove n edits needed, bisection n + 2)."""
         strategy, reopened = self.strategy, True
+        first = True
         while reopened:
             reopened = False
             for p in (p for p in self.passes if p.reopens):
-                improved = self._exhaust(p, current, strategy)
+                if first:
+                    improved = self._run_pass(p, current, strategy) or current
+                else:
+                    improved = self._exhaust(p, current, strategy)
                 reopened |= improved is not current
                 current = improved
-            strategy = _later_rounds(self.strategy)
+            strategy, first = _later_rounds(self.strategy), False
         for p in (p for p in self.passes if not p.reopens):
             current = self._exhaust(p, current, self.strategy)
         return current
@@ -150,7 +158,7 @@ class Reducer:
         called: set[frozenset] = set()  # judged by the oracle in this pass
         used: set[frozenset] = set()  # ... answers the search used
 
-        def candidate(kept: tuple) -> Repro | bool:
+        def candidate(kept: tuple, count: bool = True) -> Repro | bool:
             """The model with every edit not in `kept` applied, or the answer without a test."""
             kept_set = set(kept)
             chosen = [e for e in edits if e not in kept_set]
@@ -160,10 +168,15 @@ class Reducer:
             if model is None:
                 return False
             if size(model) >= current_size:
-                with self._lock:
-                    self.stats.rejected_not_smaller += 1
+                if count:
+                    with self._lock:
+                        self.stats.rejected_not_smaller += 1
                 return False
             return model
+
+        def refused(kept: tuple) -> bool:
+            """The answer for `kept` is False without a test (the search may look ahead)."""
+            return candidate(kept, count=False) is False
 
         def evaluate(kept: tuple) -> bool:
             """The answer for `kept` (in a worker thread with `jobs` > 1): no side effect but
@@ -197,6 +210,8 @@ class Reducer:
                 self._accept(*entry)
 
         classes = p.classes(current) if p.classes is not None else []
+        # No sweep (`search.bisect_dd`): a pass that removed something is run again (by
+        # `_exhaust` or the next round), and a run that removed nothing tested each removal.
         if self.jobs > 1:
             kept = speculate(
                 edits,
@@ -207,6 +222,8 @@ class Reducer:
                 on_result=record,
                 on_answer=accept,
                 history=self._answers,
+                sweep=False,
+                refused=refused,
             )
         else:
 
@@ -216,7 +233,9 @@ class Reducer:
                 accept(kept, interesting)
                 return interesting
 
-            kept = search.minimize(edits, test, strategy=strategy, classes=classes)
+            kept = search.minimize(
+                edits, test, strategy=strategy, classes=classes, sweep=False, refused=refused
+            )
         self.stats.speculative_unused += len(called - used)
         if len(kept) == len(edits):
             return None

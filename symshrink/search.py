@@ -40,10 +40,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Hashable, Iterable, Sequence
+from functools import partial
 from typing import Generic, TypeVar
 
 T = TypeVar("T", bound=Hashable)
 Predicate = Callable[[tuple[T, ...]], bool]
+Refused = Callable[[tuple[T, ...]], bool]
+"""Whether the test is known to answer False for ``kept`` without a call (optional)."""
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +60,7 @@ __all__ = [
     "greedy_chunks",
     "minimize",
     "probdd",
+    "searcher",
     "strategy_named",
 ]
 
@@ -237,7 +241,13 @@ def probdd(items: Iterable[T], test: Predicate[T], *, p0: float = 0.1) -> tuple[
     return state.sweep()
 
 
-def bisect_dd(items: Iterable[T], test: Predicate[T]) -> tuple[T, ...]:
+def bisect_dd(
+    items: Iterable[T],
+    test: Predicate[T],
+    *,
+    sweep: bool = True,
+    refused: Refused[T] | None = None,
+) -> tuple[T, ...]:
     """ProbDD's expected-gain rule with p learnt from the run, plus bisection of failures.
 
     Why each part (all measured by benchmarks/search_calls.py):
@@ -254,7 +264,15 @@ def bisect_dd(items: Iterable[T], test: Predicate[T]) -> tuple[T, ...]:
     - After a successful removal of s items the next group is at least 2s, so long clean
       stretches go in O(log) calls even when the global estimate of p is high.
 
-    Ends with a 1-minimality sweep that only retests items whose evidence is stale.
+    - ``refused(kept)`` says the test answers False without a call (a candidate that
+      cannot be built or cannot run): when removing everything unresolved is refused (no
+      graph output left, two hints that would collide), the try is the largest prefix that
+      is not, one call where bisection would spend a call per half.
+
+    Ends with a 1-minimality sweep that only retests items whose evidence is stale; with
+    ``sweep=False`` it ends after the main loop, for a caller that runs the search again
+    on its result whenever it removed something (a run that removes nothing tested every
+    single removal on an unchanged list: 1-minimal without a sweep).
     """
     state = _KeptList(_distinct(items), test)
     total = len(state.kept)
@@ -265,7 +283,7 @@ def bisect_dd(items: Iterable[T], test: Predicate[T]) -> tuple[T, ...]:
         if probe:
             size = 1
         elif found == 0:
-            size = len(unresolved)
+            size = _first_try(state, unresolved, refused)
         else:
             size = max((total - len(unresolved)) // found, 2 * last_removed, 1)
         group, rest = unresolved[:size], unresolved[size:]
@@ -287,7 +305,23 @@ def bisect_dd(items: Iterable[T], test: Predicate[T]) -> tuple[T, ...]:
         found += 1
         unresolved = rest
         probe = hits >= misses
-    return state.sweep()
+    return state.sweep() if sweep else tuple(state.kept)
+
+
+def _first_try(state: _KeptList[T], unresolved: list[T], refused: Refused[T] | None) -> int:
+    """How many of `unresolved` bisect-DD tries to remove before it found a needed item: all
+    of them, or where that is refused, a prefix s with s + 1 refused and s not, found by
+    bisection (1 if every shorter prefix is refused too): log2(n) checks, no call."""
+    lo, hi = 1, len(unresolved)
+    if refused is None or hi == 1 or not refused(state.without(unresolved)):
+        return hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if refused(state.without(unresolved[:mid])):
+            hi = mid
+        else:
+            lo = mid
+    return lo
 
 
 def find_integer(f: Callable[[int], bool]) -> int:
@@ -363,7 +397,11 @@ def _most_removable(removable: Callable[[int], bool], n: int) -> int:
     return lo
 
 
-def by_classes(minimizer: Minimizer[T], classes: Sequence[Sequence[T]]) -> Minimizer[T]:
+def by_classes(
+    minimizer: Minimizer[T],
+    classes: Sequence[Sequence[T]],
+    refused: Refused[T] | None = None,
+) -> Minimizer[T]:
     """`minimizer`, after each class of at least MIN_CLASS interchangeable items is cut
     by count: which of them go should not matter, only how many.
 
@@ -374,7 +412,8 @@ def by_classes(minimizer: Minimizer[T], classes: Sequence[Sequence[T]]) -> Minim
     survivor is needed; if removing the last survivor fails too, and the middle one, the
     class behaves symmetrically and every survivor is kept without a proof of its own.
     Otherwise (which items go matters: that removal is kept) the other survivors go to
-    `minimizer` with everything else, which searches them one by one as usual.
+    `minimizer` with everything else, which searches them one by one as usual (with
+    `refused`, which must then be a keyword it takes, asked of the whole list).
     """
 
     def run(items: Iterable[T], test: Predicate[T]) -> tuple[T, ...]:
@@ -400,11 +439,18 @@ def by_classes(minimizer: Minimizer[T], classes: Sequence[Sequence[T]]) -> Minim
                 fixed |= set(survivors)
         rest = [x for x in state.kept if x not in fixed]
 
-        def with_fixed(kept: tuple[T, ...]) -> bool:
+        def whole(kept: tuple[T, ...]) -> tuple[T, ...]:
             chosen = set(kept) | fixed
-            return test(tuple(x for x in state.kept if x in chosen))
+            return tuple(x for x in state.kept if x in chosen)
 
-        chosen = set(minimizer(rest, with_fixed)) | fixed
+        def with_fixed(kept: tuple[T, ...]) -> bool:
+            return test(whole(kept))
+
+        if refused is None:
+            found = minimizer(rest, with_fixed)
+        else:
+            found = minimizer(rest, with_fixed, refused=lambda kept: refused(whole(kept)))  # type: ignore[call-arg]
+        chosen = set(found) | fixed
         return tuple(x for x in state.kept if x in chosen)
 
     return run
@@ -429,22 +475,44 @@ def strategy_named(strategy: str) -> tuple[str, Minimizer]:
         raise ValueError(f"unknown strategy {strategy!r}; choose from {choices}") from None
 
 
+def searcher(
+    strategy: str = "auto",
+    classes: Sequence[Sequence[T]] = (),
+    *,
+    sweep: bool = True,
+    refused: Refused[T] | None = None,
+) -> Minimizer[T]:
+    """The named strategy's minimizer, each class of interchangeable items cut by count
+    first (:func:`by_classes`). ``sweep`` and ``refused`` are bisect-DD's (:func:`bisect_dd`);
+    the other strategies take neither (ddmin and greedy end 1-minimal by their own loop)."""
+    _, minimizer = strategy_named(strategy)
+    if minimizer is not bisect_dd:
+        return by_classes(minimizer, classes) if classes else minimizer
+    if classes:
+        return by_classes(partial(bisect_dd, sweep=sweep), classes, refused)
+    return partial(bisect_dd, sweep=sweep, refused=refused)
+
+
 def minimize(
     items: Iterable[T],
     test: Predicate[T],
     strategy: str = "auto",
     classes: Sequence[Sequence[T]] = (),
+    *,
+    sweep: bool = True,
+    refused: Refused[T] | None = None,
 ) -> tuple[T, ...]:
     """Minimize ``items`` under ``test`` with a named strategy (``auto`` = ``bisect``,
     the fewest calls over the measured suites; see the module docstring), each class of
-    interchangeable items cut by count first (:func:`by_classes`).
+    interchangeable items cut by count first (:func:`by_classes`); ``sweep`` and
+    ``refused``: :func:`searcher`.
 
     ``test`` is wrapped in a :class:`CountingPredicate` unless it already is one, so no
     subset reaches the oracle twice; pass your own wrapper to read the counts.
     """
-    name, minimizer = strategy_named(strategy)
+    name = strategy_named(strategy)[0]
     predicate = test if isinstance(test, CountingPredicate) else CountingPredicate(test)
-    result = (by_classes(minimizer, classes) if classes else minimizer)(items, predicate)
+    result = searcher(strategy, classes, sweep=sweep, refused=refused)(items, predicate)
     log.debug(
         "%s kept %d items in %d calls (%d cache hits)",
         name,

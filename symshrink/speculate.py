@@ -23,7 +23,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from symshrink.search import AUTO, by_classes, strategy_named
+from symshrink.search import AUTO, Refused, searcher
 
 T = TypeVar("T", bound=Hashable)
 Kept = tuple[T, ...]
@@ -69,12 +69,15 @@ class Speculation(Generic[T]):
     calls: int = 0
     used: int = 0
     classes: Sequence[Sequence[T]] = ()
+    sweep: bool = True
+    refused: Refused[T] | None = None
 
     def __post_init__(self) -> None:
         if self.jobs < 1:
             raise ValueError(f"jobs must be at least 1, got {self.jobs}")
-        minimizer = strategy_named(self.strategy)[1]
-        self._minimizer = by_classes(minimizer, self.classes) if self.classes else minimizer
+        self._minimizer = searcher(
+            self.strategy, self.classes, sweep=self.sweep, refused=self.refused
+        )
         self._answers: dict[frozenset[T], bool] = {}
         self._running: dict[frozenset[T], tuple[Kept[T], Future[bool]]] = {}
         self._consumed: set[frozenset[T]] = set()
@@ -157,9 +160,11 @@ def speculate(
     on_result: Callable[[Kept[T], bool], None] | None = None,
     history: list[bool] | None = None,
     classes: Sequence[Sequence[T]] = (),
+    sweep: bool = True,
+    refused: Refused[T] | None = None,
 ) -> Kept[T]:
-    """`search.minimize(items, test, strategy, classes)` with up to `jobs` calls of `test`
-    at once (from worker threads: `test` must be thread-safe).
+    """`search.minimize(items, test, strategy, classes, sweep=, refused=)` with up to `jobs`
+    calls of `test` at once (from worker threads: `test` must be thread-safe).
 
     Called in this thread: `on_result(kept, answer)` for each test that ended, in the order
     they end, until the run stops (an exception, an interrupt: a test still running then
@@ -169,5 +174,15 @@ def speculate(
     `Speculation`.
     """
     answers = history if history is not None else []
-    run = Speculation(test, jobs, strategy, on_answer, on_result, answers, classes=classes)
+    run = Speculation(
+        test,
+        jobs,
+        strategy,
+        on_answer,
+        on_result,
+        answers,
+        classes=classes,
+        sweep=sweep,
+        refused=refused,
+    )
     return run.run(items)

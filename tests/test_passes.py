@@ -270,7 +270,7 @@ def test_symbols_that_occur_alike_form_a_class() -> None:
     assert sorted(sorted(c) for c in symbols.symbol_classes(m)) == [["s2", "s3"]]
 
 
-def test_bypasses_that_keep_the_shape_come_first() -> None:
+def test_bypasses_that_keep_the_shape_come_first_and_those_that_cannot_trace_alone_last() -> None:
     """`mul(x, 1)`, `add(x, 0)`, `convert_element_type`: any set of them can go at once; an
     `iota`, `unsqueeze` or `view` bypassed seldom leaves a graph that traces."""
     from pathlib import Path
@@ -284,3 +284,7 @@ def test_bypasses_that_keep_the_shape_come_first() -> None:
     keeping += ["convert_element_type_1", "add_12", "mul_3"]
     assert order[: len(keeping)] == keeping
     assert {"iota", "unsqueeze", "view", "sum_9"} <= set(order[len(keeping) :])
+    # then those whose graph still traces alone; a group of the last four is refused
+    # without a call, and bisection would take it for a needed edit
+    assert order[-4:] == ["iota", "unsqueeze", "iota_1", "mul_2"]
+    assert {"unsqueeze_1", "view", "sum_9"} <= set(order[len(keeping) : -4])

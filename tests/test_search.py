@@ -365,3 +365,65 @@ def test_the_planted_members_of_a_wide_class_are_found() -> None:
     items = tuple(range(16))
     for needed in [{3, 9}, {0, 15}, {7, 8}, {14, 15}]:
         assert minimize(items, planted(needed), "auto", classes=[items]) == tuple(sorted(needed))
+
+
+# --- options of bisect-DD: refused candidates, no sweep ---------------------------------------
+
+
+def test_a_refused_first_try_gives_way_to_the_largest_prefix_that_is_not() -> None:
+    """Dropping every graph output is refused without a call (one must stay): the first
+    call drops all but the last, where bisection would spend a call per half."""
+    items, calls = tuple(range(6)), []
+
+    def test(kept: tuple[int, ...]) -> bool:  # the reducer's: a refused one costs no call
+        if not kept:
+            return False
+        calls.append(kept)
+        return True
+
+    assert minimize(items, test, "bisect", refused=lambda kept: not kept) == (5,)
+    assert calls == [(5,)]
+    calls.clear()
+    assert minimize(items, test, "bisect") == (5,) and len(calls) > 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=planted_cases(), refuse=st.integers(0, 3))
+def test_refused_candidates_leave_the_answer_exact(
+    case: tuple[tuple[int, ...], frozenset[int]], refuse: int
+) -> None:
+    """`refused` only names answers the test would give: the result is the same."""
+    items, needed = case
+    test = planted(needed)
+    result = minimize(items, test, refused=lambda kept: len(kept) < refuse and not test(kept))
+    assert result == in_order(items, needed)
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=planted_cases())
+def test_without_the_sweep_a_monotone_search_ends_alike_in_no_more_calls(
+    case: tuple[tuple[int, ...], frozenset[int]],
+) -> None:
+    items, needed = case
+    swept, unswept = CountingPredicate(planted(needed)), CountingPredicate(planted(needed))
+    assert minimize(items, unswept, sweep=False) == minimize(items, swept)
+    assert unswept.calls <= swept.calls
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 40), salt=st.integers(0, 2**16), data=st.data())
+def test_without_the_sweep_searching_again_until_nothing_goes_is_one_minimal(
+    n: int, salt: int, data: st.DataObject
+) -> None:
+    """What the reducer does with `sweep=False`: a pass that removed something runs again;
+    a run that removed nothing tested every single removal on the list it ends with."""
+    needed = data.draw(st.sets(st.integers(0, n - 1), max_size=3))
+
+    def test(kept: tuple[int, ...]) -> bool:
+        coin = zlib.crc32(f"{salt}:{sorted(kept)}".encode()) % 3 != 0
+        return len(kept) == n or (needed <= set(kept) and coin)
+
+    current: tuple[int, ...] = tuple(range(n))
+    while (result := minimize(current, test, sweep=False)) != current:
+        current = result
+    assert_one_minimal(current, test)

@@ -27,18 +27,20 @@ SCHEDULE: tuple[str, ...] = (
     "merge-inputs",
     "drop-outputs",
     "inline-constants",
-    "simplify-exprs",
     "bypass-nodes",
+    "simplify-exprs",
     "merge-symbols",
     "floor-hints",
     "shrink-hints",
 )
 """The order in which the reducer runs the passes, round after round. Pinning free symbols
 comes first: on a width-driven original each symbol gone makes every later call cheaper;
-merging repeated SymInt inputs, dropping outputs and simplifying expressions come next
-(inputs forward never reads go in every candidate's normalization), fine rewrites after,
-shrinking hints last (once the others are done: it cannot reopen them), each hint
-straight to its floor first, then by halving.
+merging repeated SymInt inputs, dropping outputs and bypassing nodes come next (inputs
+forward never reads go in every candidate's normalization), then simplifying expressions,
+whose candidates compile the graph the bypasses left and whose proofs stand on it (the
+planted reductions: 135.5 calls against 137.5 with simplifying before bypassing), fine
+rewrites after, shrinking hints last (once the others are done: it cannot reopen them),
+each hint straight to its floor first, then by halving.
 
 Every pass spends the same headroom (the original's ratio above R), so what runs first is
 what the result loses most of. The graph passes, run first at R, leave the 64-symbol

@@ -56,7 +56,9 @@ def bypass_edits(repro: Repro) -> list[BypassNode]:
     """Nodes whose operand has their shape first (`mul(x, 1)`, `convert_element_type`):
     any set of them can go at once, where bypassing a node that changes the shape (an
     `unsqueeze`, a `view`) leaves a graph that seldom traces, so the search removes the
-    former in large groups before it meets the latter."""
+    former in large groups before it meets the latter. Of the latter, those whose graph
+    still traces alone come first: a group of the rest is refused without a call, and
+    the search would take it for a needed edit and go on one bypass per call."""
     env = shapes.values(repro)
 
     def keeps_shape(e: BypassNode) -> bool:
@@ -68,8 +70,14 @@ def bypass_edits(repro: Repro) -> list[BypassNode]:
             and None not in node.shape
         )
 
+    def traces_alone(e: BypassNode) -> bool:
+        rewritten = rewrite_bypasses(repro, [e])
+        return rewritten is not None and shapes.untraceable(rewritten) is None
+
     edits = [BypassNode(n, x) for n, x in source.bypassable(repro.module_source)]
-    return sorted(edits, key=lambda e: not keeps_shape(e))
+    return sorted(
+        edits, key=lambda e: (not keeps_shape(e), not keeps_shape(e) and not traces_alone(e))
+    )
 
 
 def rewrite_bypasses(repro: Repro, edits: Sequence[BypassNode]) -> Repro | None:
