@@ -165,6 +165,11 @@ def _check_original(oracle: BaseOracle, journal: Journal, original: Candidate) -
 PROGRAM_STOP = 2.0
 """A dynamic run of the result's program is stopped at this many times R x its static
 median: a compile that would not end costs that much, and shows as at least 2R."""
+PROGRAM_RUN_MIN_S = 120.0
+"""The least wall time one run of the result's program is given, whatever `--timeout` (an
+oracle call's, in a warm worker): each run is a fresh process that imports torch and
+compiles a warm-up first, up to a minute on 2 cores at load 6 (a triage of 8 minutes gave
+its calls 38 s, and the program's first static run was stopped there)."""
 
 
 def with_program(
@@ -192,7 +197,7 @@ def with_program(
         target,
         ratio=opts.ratio,
         runs=opts.calibration_runs,
-        timeout_s=opts.timeout,
+        timeout_s=max(opts.timeout, PROGRAM_RUN_MIN_S),
         stop_at=PROGRAM_STOP * opts.ratio,
     )
     return replace(record, program_check=check)

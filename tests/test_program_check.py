@@ -168,6 +168,23 @@ def test_a_result_with_no_program_says_why_and_stands(tmp_path: Path) -> None:
     assert line.endswith(f"; no torch.compile program ({check.why})")
 
 
+def test_each_program_run_gets_time_for_a_fresh_torch(tmp_path: Path, monkeypatch) -> None:
+    """A short --timeout (triage's calls in a short budget) is an oracle call's, in a warm
+    worker; each program run starts a fresh Python that imports torch: at least
+    PROGRAM_RUN_MIN_S, a longer --timeout as given."""
+    given: list[float] = []
+
+    def check(program: Path, **kwargs) -> None:
+        given.append(kwargs["timeout_s"])
+
+    monkeypatch.setattr(minimizing, "check_program", check)
+    model = parse_file(GOLDEN / "floordiv_sum_n4.py")
+    for timeout in (38.0, 900.0):
+        opts = minimizing.Options(repro=tmp_path / "r.py", timeout=timeout)
+        minimizing.with_program(_record(tmp_path), opts, tmp_path / "r.min.py", model, run=True)
+    assert given == [minimizing.PROGRAM_RUN_MIN_S, 900.0]
+
+
 @pytest.mark.parametrize(
     ("verdict", "clause"),
     [
