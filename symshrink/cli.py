@@ -247,6 +247,15 @@ def minimize(
             min=0.0,
         ),
     ] = _MINIMIZE.margin,
+    floor: Annotated[
+        float,
+        typer.Option(
+            help="a slow candidate must also run at least FLOOR CPU seconds, however small "
+            "RATIO x its control (shorter runs are judged by their noise; 0: no floor; "
+            "--threshold ignores it)",
+            min=0.0,
+        ),
+    ] = _MINIMIZE.floor,
     confirm: Annotated[
         int, typer.Option(help="more runs that must confirm a slow candidate", min=0)
     ] = _MINIMIZE.confirm,

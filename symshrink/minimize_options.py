@@ -16,7 +16,7 @@ from typing import Any
 from symshrink.baseline import BaselineKind
 from symshrink.errors import UsageError
 from symshrink.oracle import Judging
-from symshrink.oracle.calibrate import DEFAULT_RATIO
+from symshrink.oracle.calibrate import DEFAULT_FLOOR_S, DEFAULT_RATIO
 from symshrink.repro.model import Repro
 from symshrink.repro.render import canonical_key
 
@@ -54,6 +54,8 @@ class Options:
     calibration_runs: int = field(default=3, metadata=API_ONLY)
     signature: bool = field(default=True, metadata=JUDGES)
     margin: float | None = field(default=None, metadata=JUDGES)  # None: the calibration's spread
+    # ratio mode: the least CPU seconds a slow candidate runs (`noise.limit`); 0: none
+    floor: float = field(default=DEFAULT_FLOOR_S, metadata=JUDGES)
     confirm: int = field(default=Judging.confirm, metadata=JUDGES)
     graph_first: bool = True  # the graph passes first, keeping the headroom (graph_first())
     progress: bool = field(default=True, metadata=LOCAL)
@@ -74,6 +76,7 @@ def check_values(opts: Options) -> None:
         (opts.threshold is None or opts.threshold > 0, "threshold must be > 0"),
         (opts.jobs >= 1, "jobs must be >= 1"),
         (opts.margin is None or opts.margin >= 0, "margin must be >= 0"),
+        (opts.floor >= 0, "floor must be >= 0"),
         (opts.confirm >= 0, "confirm must be >= 0"),
         (opts.max_calls is None or opts.max_calls >= 0, "max_calls must be >= 0"),
         (opts.max_time is None or opts.max_time >= 0, "max_time must be >= 0"),
@@ -86,8 +89,9 @@ def check_values(opts: Options) -> None:
 
 def judged_by(opts: Options, original: Repro) -> dict[str, Any]:
     """What the journal's verdicts depend on: the input and the rule that judged it (a
-    `--test` command alone, else every other judging option; R and the control mean
-    nothing at an absolute threshold)."""
+    `--test` command alone, else every other judging option; R, the control and the floor
+    mean nothing at an absolute threshold). No floor is no key: a journal judged before
+    the floor existed resumes at `--floor 0`."""
     rule: dict[str, Any]
     if opts.test is not None:
         rule = {"test": opts.test}
@@ -95,7 +99,9 @@ def judged_by(opts: Options, original: Repro) -> dict[str, Any]:
         rule = {name: getattr(opts, name) for name in judging() if name != "test"}
         rule["torch_settings"] = dict(opts.torch_settings)
         if opts.threshold is not None:
-            rule.update(ratio=None, baseline=None)
+            rule.update(ratio=None, baseline=None, floor=None)
+        if not rule["floor"]:
+            del rule["floor"]
     return {"input": canonical_key(original), **rule}
 
 
@@ -117,4 +123,6 @@ def command_line(repro: str, options: Mapping[str, Any]) -> str:
             words += [f"{flag} {shlex.quote(f'{k}={v}')}" for k, v in value.items()]
         else:
             words += [flag, shlex.quote(str(value))]
+    if "floor" not in options and options.get("test") is None:
+        words += ["--floor", "0"]  # recorded before the kill-point floor existed: none
     return " ".join(words)

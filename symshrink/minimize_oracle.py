@@ -120,6 +120,7 @@ def make_oracle(opts: Options, original: Candidate, work: Path) -> BaseOracle:
             ratio=opts.ratio,
             baseline=opts.baseline,
             threshold_s=opts.threshold,
+            floor_s=opts.floor,
             jobs=opts.jobs,
             workload=Workload(retrace=retrace_options),
             judging=Judging(

@@ -48,7 +48,8 @@ def end_line(out: Path, record: RunRecord) -> str:
 
 def _rule(record: RunRecord) -> str:
     """The bar the reduction held every candidate to: R x the twin, or the threshold, with
-    the margin (`4.4x (4x + margin 0.1)`)."""
+    the margin (`4.4x (4x + margin 0.1)`), and the floor under R x the twin (`, at least
+    1.1 s (floor 1 s + margin)`)."""
     margin = record.margin_used or 0.0
     if record.ratio:
         bar, unit = record.ratio, "x"
@@ -56,9 +57,14 @@ def _rule(record: RunRecord) -> str:
         bar, unit = record.threshold_s, " s"
     else:
         return "the test"
+    floor = record.floor_s if record.ratio else None
     if not margin:
-        return f"{bar:g}{unit}"
-    return f"{bar * (1 + margin):.2g}{unit} ({bar:g}{unit} + margin {margin:g})"
+        text = f"{bar:g}{unit}"
+        return text + (f", at least {floor:g} s (floor)" if floor else "")
+    text = f"{bar * (1 + margin):.2g}{unit} ({bar:g}{unit} + margin {margin:g})"
+    if floor:
+        text += f", at least {floor * (1 + margin):.2g} s (floor {floor:g} s + margin)"
+    return text
 
 
 def _timed(side: Side) -> str:
@@ -126,6 +132,7 @@ def run_record(
         ratio=cal.ratio,
         baseline=cal.baseline if cal.ratio is not None else None,
         threshold_s=timing.threshold_s,
+        floor_s=cal.floor_s if cal.ratio is not None and cal.floor_s else None,
         margin_used=round(timing.margin, 3),
     )
 

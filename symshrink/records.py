@@ -207,6 +207,8 @@ class RunOptions(_Record):
     margin: float | None
     confirm: int
     max_calls: int | None = None  # runs before --max-calls existed had no such limit
+    # runs before --floor existed had no floor (it is --floor 0)
+    floor: float | None = field(default=None, metadata=OMIT_NONE)
     max_time: float | None = None
     # runs before --graph-first existed had no such stage, and no such key
     graph_first: bool | None = field(default=None, metadata=OMIT_NONE)
@@ -246,8 +248,9 @@ class RunRecord(_File):
     """A finished minimize run: report.json.
 
     The fields from `ratio` on are the compile oracle's (absent for a `--test` run):
-    R (None at an absolute threshold), the control, the original's limit and the margin
-    the reduction used, and the result's re-verification.
+    R (None at an absolute threshold), the control, the original's limit, the floor (the
+    least a slow candidate ran, in ratio mode) and the margin the reduction used, and the
+    result's re-verification.
     """
 
     FILE: ClassVar[str] = REPORT
@@ -278,6 +281,8 @@ class RunRecord(_File):
     ratio: float | None = field(default=None, metadata=OMIT_NONE)
     baseline: BaselineKind | None = field(default=None, metadata=OMIT_NONE)
     threshold_s: float | None = field(default=None, metadata=OMIT_NONE)
+    # None: no floor (an absolute threshold, or a run from before the floor existed)
+    floor_s: float | None = field(default=None, metadata=OMIT_NONE)
     margin_used: float | None = field(default=None, metadata=OMIT_NONE)
     # every run on the work directory
     oracle_calls_total: int | None = field(default=None, metadata=OMIT_NONE)

@@ -263,6 +263,8 @@ def _oracle_text(run: MinimizeRun) -> str:
             f"slow = still compiling at {r.ratio:g}x the candidate's own {r.baseline} "
             f"control, measured in the same run"
         )
+        if r.floor_s:
+            text += f", and at least {r.floor_s:g} s CPU (the kill-point floor)"
     else:
         text = f"compile time, threshold {r.threshold_s or 0:.2f} s"
         if run.calibration is not None:

@@ -38,6 +38,7 @@ AWAY: dict[str, Any] = {
     "calibration_runs": 5,
     "signature": False,
     "margin": 0.25,
+    "floor": 2.5,
     "confirm": 2,
     "graph_first": False,
     "progress": False,
@@ -119,3 +120,17 @@ def test_judged_by_changes_with_every_judging_option_and_no_other() -> None:
     }
     absolute = judged_by(Options(REPRO, threshold=5.0, ratio=3.0), original)
     assert absolute["ratio"] is None and absolute["baseline"] is None
+
+
+def test_a_record_from_before_the_floor_rebuilds_a_command_without_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A run recorded before the kill-point floor had none (no `floor` in its options):
+    its command asks for none; a journal judged then resumes at --floor 0."""
+    record = RunOptions.taken_from(Options(REPRO)).to_dict()
+    del record["floor"]
+    words = shlex.split(command_line(str(REPRO), record))
+    assert words[-2:] == ["--floor", "0"]
+    assert _minimize_given(monkeypatch, words[2:]).floor == 0.0
+    assert "floor" not in judged_by(Options(REPRO, floor=0.0), planted_model(4))
+    assert "floor" not in command_line(str(REPRO), {"test": "./t.sh"})  # no floor to ask for

@@ -10,6 +10,7 @@ from symshrink.oracle.noise import (
     another_run,
     bar,
     failed,
+    limit,
     majority_slow,
     margin,
     near,
@@ -92,3 +93,22 @@ def test_bar_stop_at_and_margin() -> None:
     assert margin(Judging(margin=0.0), spread=0.3) == 0.0  # asked for
     assert margin(Judging(), spread=0.3) == 0.3  # the control's spread
     assert margin(Judging(), spread=0.02) == 0.1  # at least MIN_MARGIN
+
+
+@pytest.mark.parametrize(
+    ("control_s", "floor_s", "at"),
+    [
+        (1.0, 0.0, 4.0),  # no floor: R x the control
+        (1.0, 2.5, 4.0),  # the floor under R x the control changes nothing
+        (0.13, 1.0, 1.0),  # a tiny control: the floor, which is more than R x it
+        (0.25, 1.0, 1.0),  # exactly at the floor
+        (0.3, 1.0, 1.2),
+    ],
+)
+def test_limit_is_r_times_the_control_or_the_floor_whichever_is_longer(
+    control_s: float, floor_s: float, at: float
+) -> None:
+    got = limit(control_s, 4.0, floor_s)
+    assert got == pytest.approx(at)
+    # slow at its limit is slow at R x its control and at the floor: never less than either
+    assert got >= 4.0 * control_s and got >= floor_s

@@ -23,6 +23,7 @@ import symshrink.minimize_stages as minimize_stages
 import symshrink.minimizing as minimize_mod
 from symshrink.baseline import control, static_twin
 from symshrink.oracle import Calibration, CompileOracle, Judging
+from symshrink.oracle.calibrate import DEFAULT_FLOOR_S
 from symshrink.passes import GRAPH_PASSES, SCHEDULE
 from symshrink.passes.symbols import PIN, Pin
 from symshrink.records import (
@@ -638,3 +639,107 @@ def test_the_guard_judges_a_candidate_on_what_it_spends_beyond_its_twin(
     other = oracle(_pinned(repro, 5))  # 11 symbols: 25.2 s, stopped at 4.4 s
     assert other.status == "slipped"
     assert "15% of its time beyond its twin's there" in other.detail
+
+
+class TwinRunner(WidthRunner):
+    """A WidthRunner whose static twins cost `twin_s`, whatever the candidates cost."""
+
+    def __init__(self, twin_s: float = BASE_S) -> None:
+        super().__init__()
+        self.twin_s = twin_s
+
+    def cost(self, width: int, mode: str) -> float:
+        return self.twin_s if width == 0 else super().cost(width, mode)
+
+
+FLOOR_S = 5.5  # over R x a 1 s twin: 5 symbols (1 + 0.2 * 25 = 6 s) are slow, 4 (4.2 s) not
+
+
+def _floored(repro: Path, runner: WidthRunner, scratch: Path) -> CompileOracle:
+    """The oracle at R = 4 with the floor at FLOOR_S, calibrated on `repro`."""
+    original = Candidate.read(repro.read_text())
+    return CompileOracle.create(
+        original, runner=runner, judging=JUDGING, floor_s=FLOOR_S, scratch=scratch
+    )
+
+
+def test_a_candidate_whose_r_times_its_twin_is_under_the_floor_must_run_to_the_floor(
+    repro: Path, tmp_path: Path
+) -> None:
+    runner = TwinRunner(twin_s=0.1)  # R x the twin: 0.4 s
+    oracle = _floored(repro, runner, tmp_path)
+    assert oracle.calibration.floor_s == FLOOR_S and oracle.threshold_s == FLOOR_S
+    # 4 symbols: 4.2 s is 42x its twin, but under the floor: not slow
+    fast = oracle(_pinned(repro, 12))
+    assert fast.status == "fast" and fast.ratio == pytest.approx(42.0)
+    assert runner.runs[-1][2].kill_at == pytest.approx(FLOOR_S * 1.1)  # the band above it
+    assert oracle(_pinned(repro, 11)).status == "slow"  # 5 symbols: 6 s
+    # every limit is R x the twin or the floor, whichever is longer; the graph stage's
+    # oracle raises both
+    higher = oracle.scaled(2.0)
+    assert higher.calibration.floor_s == 2 * FLOOR_S and higher.calibration.ratio == 8.0
+
+
+def test_re_verification_checks_r_times_the_fresh_twin_over_the_floor(
+    repro: Path, tmp_path: Path
+) -> None:
+    """A result judged at the floor during the reduction is re-verified at R x its twin
+    measured afresh wherever that is longer: the floor never lets a result under R x its
+    twin through."""
+    runner = TwinRunner()
+    oracle = _floored(repro, runner, tmp_path)
+    result = _pinned(repro, 11)  # 5 symbols: 6 s, 6x its twin
+    assert oracle(result).status == "slow"
+    check = oracle.reverify(result)
+    assert check.passed and [lim.kill_at for _, _, lim in runner.runs[-3:]] == [FLOOR_S] * 3
+    runner.twin_s = 2.0  # measured afresh, the twin takes 2 s: R x it is 8 s, over the floor
+    check = oracle.reverify(result)
+    assert not check.passed and check.baseline_s == 2.0
+    assert [lim.kill_at for _, _, lim in runner.runs[-3:]] == [8.0] * 3
+    assert all(v.ratio == pytest.approx(3.0) for v in check.verdicts)
+
+
+def test_minimize_with_a_floor_ends_at_the_floor_and_at_r_and_records_it(
+    repro: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runner = WidthRunner(endless=16)
+    report = _minimize(repro, tmp_path / "min.py", runner, monkeypatch, floor=FLOOR_S)
+    # 1-minimal at the floor: 5 symbols (6 s), where R x the twin alone stops at 4 (4.2 s)
+    assert report.final.free_symbols == 5 and report.fixpoint and report.reverified
+    assert report.final.ratio is not None and report.final.ratio >= report.ratio == 4.0
+    assert report.floor_s == FLOOR_S and report.options.floor == FLOOR_S
+    assert report.threshold_s == FLOOR_S  # the original's limit: the floor, over 4 x 1 s
+    # every candidate was stopped at the floor (+ the band; margin 0), none at R x its twin
+    stops = {round(lim.kill_at, 3) for w, _, lim in runner.runs if w and lim.kill_at}
+    assert stops <= {round(FLOOR_S * 1.1, 3), FLOOR_S, 8 * FLOOR_S}  # the reference run's
+    line = minimize_record.end_line(tmp_path / "min.py", report)
+    assert line.endswith(", 1-minimal at 4x, at least 5.5 s (floor); " + _through(report))
+    judged = json.loads((tmp_path / "min.py.work" / "judged_by.json").read_text())
+    assert judged["floor"] == FLOOR_S
+
+
+def _through(report: RunRecord) -> str:
+    assert report.program_check is not None
+    return minimize_record.through_program(report.program_check)
+
+
+def test_an_original_under_the_floor_is_not_slow_and_says_so(
+    repro: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runner = WidthRunner()  # 16 symbols: 52.2 s, 52x its twin
+    monkeypatch.setattr(minimize_oracle, "remote_runner", lambda *_: runner)
+    outcome = minimize_mod.minimize(
+        minimize_mod.Options(repro=repro, out=tmp_path / "m.py", progress=False, floor=60.0)
+    )
+    assert outcome.exit_code == 1
+    assert "at least 60 s cpu (--floor)" in outcome.message
+
+
+def test_a_journal_judged_before_the_floor_resumes_at_floor_0(repro: Path) -> None:
+    model = parse_file(repro)
+    old = minimize_mod.judged_by(minimize_mod.Options(repro=repro, floor=0.0), model)
+    assert "floor" not in old  # what a run before the floor wrote, and --resume compares
+    default = minimize_mod.judged_by(minimize_mod.Options(repro=repro), model)
+    assert default["floor"] == DEFAULT_FLOOR_S > 0
+    absolute = minimize_mod.Options(repro=repro, threshold=3.0)
+    assert "floor" not in minimize_mod.judged_by(absolute, model)

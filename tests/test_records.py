@@ -48,6 +48,8 @@ def test_reports_written_before_the_records_load(path: Path) -> None:
         record.oracle == "test"
     )
     assert record.stopped_by is not None and record.stopped_by.startswith("max_calls=")
+    # written before the kill-point floor: none, neither used nor asked for
+    assert record.floor_s is None and record.options.floor is None
     if record.oracle == "compile":
         assert record.reverify_verdicts and record.reverify_verdicts[0].status in (
             "slow",

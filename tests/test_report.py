@@ -328,12 +328,15 @@ def test_report_of_a_cut_short_then_resumed_run(tmp_path: Path) -> None:
 def test_the_minimize_command_is_rebuilt_from_the_recorded_options() -> None:
     from symshrink.minimize_options import command_line
 
-    options = {"signature": False, "torch_settings": {"a.b": "1"}, "max_calls": 3, "test": None}
+    # a run recorded with a floor (a run from before the floor had none: `--floor 0`)
+    options = {"signature": False, "torch_settings": {"a.b": "1"}, "max_calls": 3, "floor": 1.0}
     assert command_line("r.py", options) == (
-        "symshrink minimize r.py --no-signature --torch-setting a.b=1 --max-calls 3"
+        "symshrink minimize r.py --no-signature --torch-setting a.b=1 --max-calls 3 --floor 1.0"
     )
-    assert command_line("r.py", {"signature": True, "resume": False}) == "symshrink minimize r.py"
-    assert command_line("r.py", {"graph_first": True}) == "symshrink minimize r.py"
+    floor = {"floor": 1.0}
+    on = command_line("r.py", {"signature": True, "resume": False, **floor})
+    assert on == command_line("r.py", {"graph_first": True, **floor})
+    assert on == "symshrink minimize r.py --floor 1.0"
     for off in (False, None):  # None: recorded before the graph stage existed
-        off_line = command_line("r.py", {"graph_first": off})
-        assert off_line == "symshrink minimize r.py --no-graph-first"
+        off_line = command_line("r.py", {"graph_first": off, **floor})
+        assert off_line == "symshrink minimize r.py --no-graph-first --floor 1.0"

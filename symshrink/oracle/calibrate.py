@@ -1,7 +1,8 @@
 """What candidates are judged against, measured on the original without waiting for it.
 
 Two modes. *Ratio* (the default): a candidate is slow when it is still compiling at R x its
-own control's time (its static twin's, see `symshrink.baseline`); the calibration holds R,
+own control's time (its static twin's, see `symshrink.baseline`), and at least at the floor
+(`noise.limit`); the calibration holds R and the floor,
 the original's control runs (their spread is how noisy the machine is now) and the
 original's runs, each killed at its own kill point like any candidate's: an original that
 would compile for 50 minutes costs R x its twin here, not 50 minutes. *Absolute*
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from symshrink.oracle import noise
 from symshrink.oracle.signature import Signature, compare, major_phases, merge_counts
 from symshrink.sandbox import Clock, Profile, Run
 
@@ -46,6 +48,15 @@ backward repro over 35x (`benchmarks/seed.py`); a candidate that keeps 4x keeps 
 pathology well above the noise."""
 
 
+DEFAULT_FLOOR_S = 1.0
+"""The kill-point floor: in ratio mode a candidate counts as slow only once it has run at
+least this many CPU seconds, however small R x its twin (`noise.limit`). Measured on this
+machine kind (docs/benchmarks.md, `benchmarks/margin_noise.py --by-length`): a twin
+measured again and again within a reduction spreads 0.19-0.30 (1.7 sd over the mean)
+under 1 s and 0.11 at 1-2 s, about the margin's least (`noise.MIN_MARGIN`). A result at
+the floor runs long enough that a maintainer sees the compile, not the noise."""
+
+
 class CalibrationError(RuntimeError):
     """The original itself fails, or cannot be measured."""
 
@@ -54,8 +65,10 @@ class CalibrationError(RuntimeError):
 class Calibration:
     """The judging rule and the original's measurements; saved so a resumed run reuses it.
 
-    `ratio` is R in ratio mode (None: absolute mode, `threshold_s` seconds). In ratio
-    mode `threshold_s` is the original's own kill point before the margin, R x its control.
+    `ratio` is R in ratio mode (None: absolute mode, `threshold_s` seconds), `floor_s` the
+    least a candidate must run to be slow there (0: no floor; `noise.limit`). In ratio mode
+    `threshold_s` is the original's own kill point before the margin, R x its control or
+    the floor.
     `measures` are the original's runs on `clock` (lower bounds when `stopped`),
     `baseline_measures` its control's runs. `profiles` are the original's sample timelines
     (none: the slippage guard is off), `phases` its major phases (known only from runs that
@@ -74,6 +87,13 @@ class Calibration:
     stopped: bool = False
     reference_s: float | None = None
     reference_stopped: bool = True
+    floor_s: float = 0.0
+
+    def limit(self, control_s: float) -> float:
+        """Where a candidate whose control took `control_s` is stopped, before the margin
+        (ratio mode)."""
+        assert self.ratio is not None, "an absolute threshold has no control"
+        return noise.limit(control_s, self.ratio, self.floor_s)
 
     @property
     def baseline_s(self) -> float | None:
@@ -134,6 +154,7 @@ class Calibration:
             "stopped": self.stopped,
             "reference_s": self.reference_s,
             "reference_stopped": self.reference_stopped,
+            "floor_s": self.floor_s,
         }
 
     @classmethod
@@ -152,6 +173,7 @@ class Calibration:
             stopped=bool(data.get("stopped", False)),
             reference_s=None if reference is None else _number(reference),
             reference_stopped=bool(data.get("reference_stopped", True)),
+            floor_s=_number(data.get("floor_s", 0.0)),  # none before the floor existed
         )
 
     def save(self, path: Path) -> None:
@@ -180,6 +202,7 @@ def calibrate(
     reference: Run | None = None,
     signature: bool = True,
     top: int = 5,
+    floor_s: float = 0.0,
 ) -> Calibration:
     """The calibration from the original's runs (finished or stopped at their kill point).
 
@@ -210,6 +233,7 @@ def calibrate(
         stopped=stopped,
         reference_s=None if reference is None else reference.measure(clock),
         reference_stopped=reference is None or reference.exit.reason != "exited",
+        floor_s=floor_s,
     )
     sig = cal.signature(top=top)
     if sig is not None:
@@ -220,7 +244,9 @@ def calibrate(
             ok, why = compare(own or sig, run.spots(), run.slow_phase)
             log.log(logging.INFO if ok else logging.WARNING, "calibration run %d %s", i, why)
     rule = (
-        f"{ratio:g}x its {baseline} control ({cal.baseline_s:.2f}s) = {threshold_s:.2f}s"
+        f"{ratio:g}x its {baseline} control ({cal.baseline_s:.2f}s)"
+        + (f", at least {floor_s:g}s" if floor_s else "")
+        + f" = {threshold_s:.2f}s"
         if ratio is not None and cal.baseline_s is not None
         else f"threshold {threshold_s:.2f}s"
     )

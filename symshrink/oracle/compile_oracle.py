@@ -2,7 +2,8 @@
 
 A verdict is a ratio measured in the same run: each candidate's control (its static twin,
 `symshrink.baseline`) is measured once per canonical form, and the candidate is killed once
-it has used R x that time (x (1 + margin) during the reduction): still running then = slow.
+it has used R x that time, or the floor where that is longer (`noise.limit`), x (1 + margin)
+during the reduction: still running then = slow.
 An interesting candidate costs R x its control, a few seconds, whatever the original costs.
 `--threshold` keeps an absolute limit instead. This module holds the oracle's state and
 its primitives (a run, a limit, a verdict); `original` calibrates it, `deciding` runs a
@@ -89,6 +90,7 @@ class CompileOracle(BaseOracle):
         ratio: float = DEFAULT_RATIO,
         baseline: BaselineKind = "static",
         threshold_s: float | None = None,
+        floor_s: float = 0.0,
         clock: Clock = "cpu",
         warm: bool = True,
         jobs: int = 1,
@@ -101,7 +103,8 @@ class CompileOracle(BaseOracle):
         runner: Runner | None = None,
     ) -> CompileOracle:
         """Start the runner and calibrate on the original (`original.calibrate_on`: it is
-        never waited for), or load a saved calibration. A given `runner` (a Dask cluster,
+        never waited for), or load a saved calibration. `floor_s`: in ratio mode, the least
+        a candidate must run to be slow (`noise.limit`). A given `runner` (a Dask cluster,
         say) replaces the local one that `warm`, `jobs` and `preload` describe; the oracle
         closes it. With one job the local runner has a second slot, which works beside each
         candidate's first run."""
@@ -138,6 +141,7 @@ class CompileOracle(BaseOracle):
                 ratio=ratio,
                 baseline=baseline,
                 threshold_s=threshold_s,
+                floor_s=floor_s,
             )
         except BaseException:
             oracle.close()
@@ -221,7 +225,7 @@ class CompileOracle(BaseOracle):
         )
         if measured.error is not None:
             raise NoLimit(f"its {cal.baseline} control fails: {measured.error}")
-        return Limit(cal.ratio * measured.seconds, measured, recent)
+        return Limit(cal.limit(measured.seconds), measured, recent)
 
     def _judge(self, candidate: Candidate) -> Verdict:
         if self._original is not None and candidate.key == self._original[0]:
@@ -232,12 +236,16 @@ class CompileOracle(BaseOracle):
         return Timing(self.calibration, self.threshold_s, self.margin)
 
     def scaled(self, factor: float) -> CompileOracle:
-        """This oracle with every limit `factor` times higher (R, or the threshold), and
-        its margin: the same runner, twins and scratch. Closing them stays this one's job."""
+        """This oracle with every limit `factor` times higher (R and the floor, or the
+        threshold), and its margin: the same runner, twins and scratch. Closing them stays
+        this one's job."""
         cal = self.calibration
         ratio = None if cal.ratio is None else cal.ratio * factor
+        higher = replace(
+            cal, ratio=ratio, threshold_s=cal.threshold_s * factor, floor_s=cal.floor_s * factor
+        )
         return CompileOracle(
-            replace(cal, ratio=ratio, threshold_s=cal.threshold_s * factor),
+            higher,
             self.runner,
             workload=self.workload,
             judging=replace(self.judging, margin=self.margin),
@@ -256,6 +264,8 @@ class CompileOracle(BaseOracle):
             if cal.ratio is not None
             else f"threshold {self.threshold_s:.1f} s"
         )
+        if cal.ratio is not None and cal.floor_s:
+            rule += f", at least {cal.floor_s:g} s {cal.clock} (--floor)"
         return f"the original is not slow ({rule}): {verdict.status}{detail}"
 
     def reverify(self, candidate: Candidate, k: int = 3) -> Reverification:
@@ -263,7 +273,8 @@ class CompileOracle(BaseOracle):
 
         A reduction drives candidates to the edge, so one lucky kill can be accepted; the
         majority of k fresh runs decides whether the result really is slow. In ratio mode
-        its control is measured afresh (k runs) first, so both are measured now.
+        its control is measured afresh (k runs) first, so both are measured now: the limit
+        is R x that control (at least the floor), not what the reduction judged it at.
         """
         try:
             limit = self.limit(candidate, fresh=k)

@@ -1,6 +1,7 @@
 """The rules against timing noise: pure functions of what runs measured.
 
-A candidate is judged at its limit (R x its control, or the absolute threshold). During the
+A candidate is judged at its limit: R x its control, but no less than the floor (`limit`:
+a shorter run is judged by its noise), or the absolute threshold. During the
 reduction the bar is the limit x (1 + margin): a reduction stops at the edge of what counts
 as slow, so without a margin its result is slow by a hair. A run is stopped `band` above
 the bar; one that ends within `band` of it, either side, is too close to call, and more runs
@@ -54,6 +55,13 @@ class Judging:
 
 
 MIN_MARGIN = 0.1
+
+
+def limit(control_s: float, ratio: float, floor_s: float = 0.0) -> float:
+    """Where a candidate whose control took `control_s` is judged, before the margin: R x
+    its control, or the floor where R x its control is shorter (such a candidate must run
+    at least `floor_s`). Never under R x the control: slow at its limit is slow at R."""
+    return max(ratio * control_s, floor_s)
 
 
 def margin(judging: Judging, spread: float) -> float:

@@ -1,10 +1,11 @@
 """Calibrating a timing oracle on the original: where the line is drawn, and its first verdict.
 
 In ratio mode the original's control is measured first (CALIBRATION_CONTROL_RUNS times:
-their spread is the default margin), which sets the limit, R x its time. Then the original
-runs k times, stopped at its kill point (the limit + the margin), but for one run that
-goes on longer: it measures how far past its kill point the original ends (its headroom),
-and its samples are the slippage guard's reference if the others are stopped.
+their spread is the default margin), which sets the limit, R x its time (at least the
+floor). Then the original runs k times, stopped at its kill point (the limit + the
+margin), but for one run that goes on longer: it measures how far past its kill point the
+original ends (its headroom), and its samples are the slippage guard's reference if the
+others are stopped.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from symshrink.oracle import noise
 from symshrink.oracle.base import TimingOracle
 from symshrink.oracle.calibrate import Calibration, CalibrationError, calibrate
 from symshrink.oracle.controls import ControlTime
@@ -39,10 +41,12 @@ def calibrate_on(
     ratio: float,
     baseline: BaselineKind,
     threshold_s: float | None,
+    floor_s: float = 0.0,
 ) -> tuple[Calibration, Verdict]:
-    """The calibration on the `original` (`threshold_s`: an absolute limit, no
-    control), and the original's verdict, which its runs decide: k of them (k + 1 when
-    k = 1), stopped at its kill point, but for the longer one."""
+    """The calibration on the `original` (`threshold_s`: an absolute limit, no control;
+    else R x its control, at least `floor_s`), and the original's verdict, which its runs
+    decide: k of them (k + 1 when k = 1), stopped at its kill point, but for the longer
+    one."""
     clock = oracle.calibration.clock
     control_measures: tuple[float, ...] = ()
     control: ControlTime | None = None
@@ -52,7 +56,9 @@ def calibrate_on(
         if control.error is not None:
             raise CalibrationError(f"its {baseline} control fails: {control.error}")
         control_measures = control.measures
-        threshold_s = ratio * control.seconds
+        threshold_s = noise.limit(control.seconds, ratio, floor_s)
+    else:
+        floor_s = 0.0  # an absolute threshold is the seconds themselves
     # the margin comes from the control's spread: set the rule before the original runs
     oracle.calibration = Calibration(
         clock,
@@ -61,6 +67,7 @@ def calibrate_on(
         ratio=None if not control_measures else ratio,
         baseline=baseline,
         baseline_measures=control_measures,
+        floor_s=floor_s,
     )
     kill_at = threshold_s * (1 + oracle.margin)
     # The first of the k runs goes on longer: its vote is the same (still compiling at the
@@ -88,6 +95,7 @@ def calibrate_on(
         reference=reference,
         signature=oracle.judging.signature,
         top=oracle.judging.top,
+        floor_s=floor_s,
     )
     # the original's runs are judged runs: its first verdict is known now
     seen = [r.seen_at(kill_at, clock) for r in done]  # the longer one, as if stopped

@@ -38,6 +38,13 @@ def decide(
     the original's hot spots in the phases the candidate's runs are in."""
     clock = calibration.clock
     make = _Maker(clock, judging, None if control is None else control.seconds)
+    # where R x the control is under the floor, the candidate was judged at the floor
+    floored = (
+        calibration.ratio is not None
+        and control is not None
+        and calibration.floor_s > calibration.ratio * control.seconds
+    )
+    line = f"{at:.2f}s" + (" (the floor)" if floored else "")
     bad = [r for r in runs if failed(Outcome.of(r, clock), at)]
     ok = [r for r in runs if r not in bad]
     if len(bad) > len(ok):
@@ -48,10 +55,10 @@ def decide(
     votes = f" ({len(slow_runs)}/{len(ok)} runs slow)" if len(ok) > 1 else ""
     if 2 * len(slow_runs) <= len(ok):
         rep = median_run(fast, clock)
-        return make("fast", rep, f"finished in {make.seconds(rep)} < {at:.2f}s{votes}")
+        return make("fast", rep, f"finished in {make.seconds(rep)} < {line}{votes}")
     rep = median_run(slow_runs, clock)
     how = "stopped" if rep.exit.reason != "exited" else "finished"
-    detail = f"{how} at {make.seconds(rep)} >= {at:.2f}s{votes}"
+    detail = f"{how} at {make.seconds(rep)} >= {line}{votes}"
     # CPU seconds per spot, of one run: comparable with the control's
     n = len(slow_runs)
     counts = {spot: s / n for spot, s in merge_counts(r.seconds() for r in slow_runs).items()}
