@@ -95,6 +95,13 @@ class Calibration:
         assert self.ratio is not None, "an absolute threshold has no control"
         return noise.limit(control_s, self.ratio, self.floor_s)
 
+    def rule(self) -> str:
+        """What counts as slow, in words: the log's, and the refusal of an original."""
+        if self.ratio is None:
+            return f"threshold {self.threshold_s:.1f} s"
+        floor = f", at least {self.floor_s:g} s {self.clock} (--floor)" if self.floor_s else ""
+        return f"slow = {self.ratio:g}x its {self.baseline} control{floor}"
+
     @property
     def baseline_s(self) -> float | None:
         """The original's control time (ratio mode), the median of its runs."""
@@ -243,16 +250,13 @@ def calibrate(
             own = cal.like(run, top)
             ok, why = compare(own or sig, run.spots(), run.slow_phase)
             log.log(logging.INFO if ok else logging.WARNING, "calibration run %d %s", i, why)
-    rule = (
-        f"{ratio:g}x its {baseline} control ({cal.baseline_s:.2f}s)"
-        + (f", at least {floor_s:g}s" if floor_s else "")
-        + f" = {threshold_s:.2f}s"
-        if ratio is not None and cal.baseline_s is not None
-        else f"threshold {threshold_s:.2f}s"
-    )
+    control = "" if cal.baseline_s is None else f", control {cal.baseline_s:.2f}s"
     log.info(
-        "calibrated: %s; the original's runs %s %s (%s), major phases %s, hot spots %s",
-        rule,
+        "calibrated: %s%s, the original's limit %.2fs; its runs %s %s (%s), major phases %s,"
+        " hot spots %s",
+        cal.rule(),
+        control,
+        threshold_s,
         ", ".join(f"{m:.2f}" for m in measures),
         clock,
         "stopped at the kill point" if stopped else "finished",

@@ -258,14 +258,7 @@ class CompileOracle(BaseOracle):
 
     def not_interesting(self, verdict: Verdict) -> str:
         detail = f": {verdict.detail}" if verdict.detail else ""
-        cal = self.calibration
-        rule = (
-            f"slow = {cal.ratio:g}x its {cal.baseline} control"
-            if cal.ratio is not None
-            else f"threshold {self.threshold_s:.1f} s"
-        )
-        if cal.ratio is not None and cal.floor_s:
-            rule += f", at least {cal.floor_s:g} s {cal.clock} (--floor)"
+        rule = self.calibration.rule()
         return f"the original is not slow ({rule}): {verdict.status}{detail}"
 
     def reverify(self, candidate: Candidate, k: int = 3) -> Reverification:
