@@ -92,6 +92,8 @@ A = "torch.ops.aten."
         ),
         # slicing past the end: symbolic tracing need not clamp as eager does; not judged
         (f"s = {A}slice.Tensor(y, 0, 0, n)\nv = {A}view.default(s, [n])", None),
+        # a 0-dim tensor (a bypassed sum, say) cannot be sliced (the check raised IndexError)
+        (f"z = {A}sum.default(y)\ns = {A}slice.Tensor(z, 0, 0, 2)", "0-dim tensor"),
         # an op the check does not know, and everything computed from it, is allowed
         (f"f = {A}frobnicate.default(x)\nv = {A}view.default(f, [7])", None),
         (f"v = {A}view.default(x, [n + 1])\nreturn (v,)", "invalid for a tensor"),

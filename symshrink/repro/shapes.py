@@ -541,6 +541,8 @@ def _slice_length(size: int | None, start: Any, end: Any, step: int) -> int | No
 
 def _slice(a: _Args) -> Tensor:
     x = a.tensor(0, "self")
+    if x.rank == 0:
+        raise Untraceable("slice() cannot be applied to a 0-dim tensor")
     d = _dim(a.integer(1, "dim", 0), x.rank)
     step = a.integer(4, "step", 1)
     if step <= 0:
