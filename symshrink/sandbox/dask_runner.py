@@ -116,13 +116,17 @@ class DaskRunner:
 
 def _result(future: Any) -> Run:
     """The task's `Run`; an interrupt of the run (`lifeline.kill_all`) ends the wait too,
-    since the candidates it kills are not on this host."""
-    while True:
-        try:
-            return future.result(timeout=CANCEL_POLL_S)
-        except TimeoutError:
-            if lifeline.stopping():
-                raise CancelledError("the run is stopping") from None
+    since the candidates it kills are not on this host.
+
+    The wait is on an event the future sets when it is done, not on `result(timeout=)`:
+    with several threads waiting at once, a timeout that fell as the task ended could
+    leave distributed's `sync` with neither a result nor an error (UnboundLocalError)."""
+    done = threading.Event()
+    future.add_done_callback(lambda _: done.set())
+    while not done.wait(CANCEL_POLL_S):
+        if lifeline.stopping():
+            raise CancelledError("the run is stopping")
+    return cast(Run, future.result())
 
 
 class WorkerPool:
