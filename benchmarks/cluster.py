@@ -1,0 +1,154 @@
+"""Width on a simulated cluster: a recorded reduction replayed through children that sleep.
+
+A minimize run's journal holds every oracle call's verdict and what its first run took
+(`wall_s`). This replays the reduction (the same `Reducer`, every pass, from the recorded
+original) with each call answered by the journal and paid for by a child that sleeps that
+long on a Dask worker: `--scheduler local:W` (`sandbox.dask_runner.connect`), one-thread
+workers, W of them, for each W. Sleeping children need no cores, so the wall time shows how
+much of the search's work can run side by side, not how many cores this machine has.
+
+    python benchmarks/cluster.py RUN_DIR ORIGINAL [--widths 1 2 4 8 16] [--scale 1.0]
+
+RUN_DIR is the minimize run's work directory (`REPRO.min.py.work`), ORIGINAL the repro it
+reduced. A candidate the recorded run never judged (a wrong guess of the speculation, or a
+path the current search takes where the recorded one did not) costs the median call and is
+not interesting; the table counts them. `--scale` multiplies every sleep (0.5: half as
+long; the ratios between widths stay). Per W: oracle calls, those the journal did not know,
+wall seconds of the reduction (the calls' sleeps plus the search), its ratio to W = 1, and
+whether the result is W = 1's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from symshrink.minimize_stages import GRAPH_FIRST_TAG
+from symshrink.passes import GRAPH_PASSES, schedule
+from symshrink.reducer import Reducer
+from symshrink.repro.candidate import Candidate
+from symshrink.repro.parse import parse_file
+from symshrink.repro.render import render
+from symshrink.sandbox import CommandRunner, Job, Limits, Workload
+from symshrink.sandbox.dask_runner import connect
+from symshrink.verdict import Verdict
+
+
+def recorded(path: Path) -> dict[str, Verdict]:
+    """The journal's verdicts by key (a later line for a key wins, as in `Journal`)."""
+    verdicts = {}
+    for line in path.read_text().splitlines():
+        entry = json.loads(line)
+        verdicts[entry["key"]] = Verdict.from_dict(entry["verdict"])
+    return verdicts
+
+
+class Replay:
+    """The reducer's test: the recorded verdict, after a child on the cluster slept the
+    recorded cost (thread-safe: the reducer calls it from up to W threads at once)."""
+
+    def __init__(
+        self, journal: dict[str, Verdict], runner: object, scale: float, root: Path
+    ) -> None:
+        self.journal, self.runner, self.scale, self.root = journal, runner, scale, root
+        self.tag = ""  # the stage's journal prefix (`Reducer.tag`)
+        costs = [v.wall_s for v in journal.values() if v.wall_s > 0]
+        self.median_s = statistics.median(costs) if costs else 1.0
+        self.calls = self.unknown = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, candidate: Candidate) -> Verdict:
+        recorded = self.journal.get(self.tag + candidate.key)
+        with self._lock:
+            self.calls += 1
+            self.unknown += recorded is None
+        cost = (recorded.wall_s if recorded is not None else self.median_s) * self.scale
+        job = Job.create(self.root, f"sleep {cost:.3f}\n", Workload(entry="script"))
+        try:
+            self.runner.run(job, Limits(timeout_s=cost + 60))  # type: ignore[attr-defined]
+        finally:
+            job.remove()
+        if recorded is None:
+            return Verdict(status="fast", interesting=False)
+        return Verdict(status=recorded.status, interesting=recorded.interesting)
+
+
+def replay(
+    original: Path, journal: dict[str, Verdict], width: int, scale: float, graph_first: bool
+) -> dict[str, object]:
+    """One replay on `local:width`: calls, unknown calls, wall seconds, the result's text.
+    With `graph_first` (the recorded run had the stage), the graph passes run first under
+    the stage's tag, as `minimize_stages.stages` runs them."""
+    runner = connect(f"local:{width}", partial(CommandRunner, ["sh"]))
+    try:
+        with tempfile.TemporaryDirectory(prefix="symshrink-cluster-") as tmp:
+            test = Replay(journal, runner, scale, Path(tmp))
+            reducer = Reducer(test=test, jobs=runner.slots)
+            graph = replace(
+                reducer, passes=schedule(GRAPH_PASSES), tag=GRAPH_FIRST_TAG, stats=reducer.stats
+            )
+            started = time.monotonic()
+            result = parse_file(original)
+            for stage in [graph, reducer] if graph_first else [reducer]:
+                test.tag = stage.tag
+                result = stage.run(result)
+            seconds = time.monotonic() - started
+    finally:
+        runner.close()
+    return {
+        "width": width,
+        "calls": reducer.stats.oracle_calls,
+        "unknown": test.unknown,
+        "wrong_guesses": reducer.stats.speculative_unused,
+        "seconds": seconds,
+        "result": render(result),
+        "symbols": len(result.hints),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("run_dir", type=Path, help="the minimize run's work directory")
+    ap.add_argument("original", type=Path, help="the repro that run reduced")
+    ap.add_argument("--widths", type=int, nargs="+", default=[1, 2, 4, 8, 16])
+    ap.add_argument("--scale", type=float, default=1.0, help="multiplies every recorded cost")
+    args = ap.parse_args()
+    journal = recorded(args.run_dir / "journal.jsonl")
+    report = args.run_dir / "report.json"
+    graph_first = report.exists() and json.loads(report.read_text()).get("graph_first") is not None
+    costs = [v for v in journal.values() if v.wall_s > 0]
+    print(
+        f"{len(costs)} recorded calls, {sum(v.wall_s for v in costs):.0f} s of first "
+        f"runs (median {statistics.median(v.wall_s for v in costs):.2f} s), "
+        f"scale {args.scale:g}"
+    )
+    print(
+        "| W | oracle calls | not in the journal | wrong guesses | wall s | x W = 1 "
+        "| free symbols | same result |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---|")
+    first: dict[str, object] | None = None
+    for width in args.widths:
+        row = replay(args.original, journal, width, args.scale, graph_first)
+        first = first or row
+        print(
+            f"| {width} | {row['calls']} | {row['unknown']} | {row['wrong_guesses']} "
+            f"| {row['seconds']:.1f} | {row['seconds'] / first['seconds']:.2f} "  # type: ignore[operator]
+            f"| {row['symbols']} | {'yes' if row['result'] == first['result'] else 'NO'} |",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
