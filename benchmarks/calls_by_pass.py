@@ -7,7 +7,8 @@ oracle, and each candidate the journal holds a verdict for is a call of the pass
 asked for it. Verdicts: slow, fast, untraceable (its static twin does not trace or
 fails, so it was never run), error (it ran and failed), slipped (slow, but not in the
 original's hot spots). A run that walked back reduced again from a re-verified model;
-the calls after the first reduction are counted apart, by verdict only.
+its failed models go from the history and the main stage runs again from the last one
+left, as the run did.
 
     python benchmarks/calls_by_pass.py WORK_DIR [WORK_DIR ...]
 """
@@ -23,13 +24,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from symshrink.minimize_stages import GRAPH_FIRST_TAG
+from symshrink.minimize_stages import GRAPH_FIRST_TAG, REDUCE_AGAIN
 from symshrink.passes import GRAPH_PASSES, schedule
 from symshrink.records import JOURNAL, REPORT, RunRecord
 from symshrink.reducer import Reducer, Stats
-from symshrink.repro.model import Repro
+from symshrink.repro.candidate import Candidate
 from symshrink.repro.parse import parse_file
-from symshrink.repro.render import canonical_key
 from symshrink.verdict import Verdict
 
 KINDS = ("slow", "fast", "untraceable", "error", "slipped")
@@ -63,24 +63,30 @@ class Replay:
         self.missing = 0
         self.order: list[str] = []  # the journal's keys after the original's, as written
 
-    def test(self, stage: str, reducer: list[Reducer], tag: str) -> Callable[[Repro], Verdict]:
+    def test(self, stage: str, reducer: list[Reducer], tag: str) -> Callable[[Candidate], Verdict]:
         """The oracle of one stage (`reducer[0]` says which pass asks)."""
 
-        def judge(repro: Repro) -> Verdict:
-            verdict = self.first.get(tag + canonical_key(repro))
+        def judge(candidate: Candidate) -> Verdict:
+            verdict = self.first.get(tag + candidate.key)
             if verdict is None:  # not asked in the run: the replay left its path
                 self.missing += 1
                 return Verdict(status="fast", interesting=False)
             self.calls.append((stage, reducer[0].stats.current_pass or "?", kind(verdict)))
-            self.keys.append(tag + canonical_key(repro))
+            self.keys.append(tag + candidate.key)
             return verdict
 
         return judge
 
 
+WALKED_BACK = "not slow again on re-verification"  # minimize_stages' journal word
+
+
 def replay(work: Path) -> tuple[RunRecord | None, Replay, int]:
     """The replay of the run in `work`; a run stopped before its record (no report.json)
-    is replayed from the original beside its work directory."""
+    is replayed from the original beside its work directory. Where re-verification walked
+    back (its 'not slow again' verdicts journaled right after a reduction's calls), the
+    accepted models it failed go from the history and the main stage runs again from the
+    last one left, as `minimize_stages.reduce` does; also returns the calls left over."""
     record = RunRecord.load_from(work) if (work / REPORT).is_file() else None
     entries = journal_order(work / JOURNAL)
     if record is not None:
@@ -88,9 +94,9 @@ def replay(work: Path) -> tuple[RunRecord | None, Replay, int]:
     else:
         original = parse_file(work.with_name(work.name.removesuffix(".min.py.work") + ".py"))
     rep = Replay(entries)
-    rep.order = [key for key, _ in entries[1:]]  # the original's verdict is first
     stats = Stats()
     holder: list[Reducer] = []
+    history = [original]
     start = original
     if any(key.startswith(GRAPH_FIRST_TAG) for key, _ in entries):
         graph = Reducer(
@@ -98,14 +104,32 @@ def replay(work: Path) -> tuple[RunRecord | None, Replay, int]:
             passes=schedule(GRAPH_PASSES),
             tag=GRAPH_FIRST_TAG,
             stats=stats,
+            on_improve=history.append,
         )
         holder[:] = [graph]
         start = graph.run(start)
-    main = Reducer(test=rep.test("at R", holder, ""), stats=stats)
+    stage = "at R"
+    main = Reducer(test=rep.test(stage, holder, ""), stats=stats, on_improve=history.append)
     holder[:] = [main]
     main.run(start)
-    # every oracle call after the first reduction (walked back, reduced again)
-    calls = len(entries) - 1 if record is None else record.oracle_calls  # the original's
+    written = entries[1:]  # the original's verdict is first
+    at = len(rep.keys)  # the journal's entries the replay has gone through
+    for again in range(1, 1 + REDUCE_AGAIN):
+        failed = []
+        while at < len(written) and written[at][1].detail.startswith(WALKED_BACK):
+            failed.append(written[at])
+            at += 1
+        if not failed:
+            break
+        for key, verdict in failed:
+            main.journal.put(key, verdict)
+        del history[len(history) - len(failed) :]
+        before = len(rep.keys)
+        main.test = rep.test(f"after walk-back {again}", holder, "")
+        main.run(history[-1])
+        at += len(rep.keys) - before
+    rep.order = [key for key, verdict in written if not verdict.detail.startswith(WALKED_BACK)]
+    calls = len(rep.order) if record is None else record.oracle_calls
     return record, rep, max(0, calls - len(rep.calls))
 
 
@@ -135,7 +159,7 @@ def main() -> None:
         same = rep.keys == rep.order[: len(rep.keys)]
         print(f"the replay asked the journal's first {len(rep.keys)} keys in order: {same}")
         if after or rep.missing:
-            print(f"after the first reduction (walked back): {after} calls")
+            print(f"calls the replay did not reach: {after}")
             print(f"asked in the replay but not in the run: {rep.missing}")
 
 
