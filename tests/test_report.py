@@ -340,3 +340,18 @@ def test_the_minimize_command_is_rebuilt_from_the_recorded_options() -> None:
     for off in (False, None):  # None: recorded before the graph stage existed
         off_line = command_line("r.py", {"graph_first": off, **floor})
         assert off_line == "symshrink minimize r.py --no-graph-first --floor 1.0"
+
+
+def test_the_oracle_line_says_the_floor_beside_r() -> None:
+    from dataclasses import replace
+
+    from symshrink.records import RunRecord
+    from symshrink.report import MinimizeRun, _oracle_text
+
+    recorded = RunRecord.load(Path(__file__).parent / "records" / "report_ratio_550e771.json")
+    run = MinimizeRun(Path("w"), recorded, None, Path("m.py"), None)  # type: ignore[arg-type]
+    assert "floor" not in _oracle_text(run)  # a run from before the floor had none
+    floored = replace(run, report=replace(recorded, floor_s=1.0))
+    assert "4x the candidate's own static control, measured in the same run, and at least 1 s " in (
+        _oracle_text(floored)
+    )
