@@ -7,7 +7,7 @@ long on a Dask worker: `--scheduler local:W` (`sandbox.dask_runner.connect`), on
 workers, W of them, for each W. Sleeping children need no cores, so the wall time shows how
 much of the search's work can run side by side, not how many cores this machine has.
 
-    python benchmarks/cluster.py RUN_DIR ORIGINAL [--widths 1 2 4 8 16] [--scale 1.0]
+    python benchmarks/cluster.py RUN_DIR ORIGINAL [--widths 1 2 4 8 16] [--scale 1.0] [--save DIR]
 
 RUN_DIR is the minimize run's work directory (`REPRO.min.py.work`), ORIGINAL the repro it
 reduced. A candidate the recorded run never judged (a wrong guess of the speculation, or a
@@ -15,7 +15,8 @@ path the current search takes where the recorded one did not) costs the median c
 not interesting; the table counts them. `--scale` multiplies every sleep (0.5: half as
 long; the ratios between widths stay). Per W: oracle calls, those the journal did not know,
 wall seconds of the reduction (the calls' sleeps plus the search), its ratio to W = 1, and
-whether the result is W = 1's.
+whether the result is the first width's (`--save DIR` writes each to DIR/W.py, to compare
+widths replayed in separate runs).
 """
 
 from __future__ import annotations
@@ -122,6 +123,9 @@ def main() -> int:
     ap.add_argument("original", type=Path, help="the repro that run reduced")
     ap.add_argument("--widths", type=int, nargs="+", default=[1, 2, 4, 8, 16])
     ap.add_argument("--scale", type=float, default=1.0, help="multiplies every recorded cost")
+    ap.add_argument(
+        "--save", type=Path, help="write each width's result there (W.py), to compare runs"
+    )
     args = ap.parse_args()
     journal = recorded(args.run_dir / "journal.jsonl")
     report = args.run_dir / "report.json"
@@ -141,6 +145,9 @@ def main() -> int:
     for width in args.widths:
         row = replay(args.original, journal, width, args.scale, graph_first)
         first = first or row
+        if args.save is not None:
+            args.save.mkdir(parents=True, exist_ok=True)
+            (args.save / f"{width}.py").write_text(str(row["result"]))
         print(
             f"| {width} | {row['calls']} | {row['unknown']} | {row['wrong_guesses']} "
             f"| {row['seconds']:.1f} | {row['seconds'] / first['seconds']:.2f} "  # type: ignore[operator]

@@ -16,8 +16,9 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
+from functools import partial
+from operator import attrgetter
 from typing import Any
 
 from symshrink import search
@@ -26,7 +27,7 @@ from symshrink.passes import Pass, schedule
 from symshrink.passes.common import normalize, size
 from symshrink.repro.candidate import Candidate
 from symshrink.repro.model import Repro
-from symshrink.speculate import speculate
+from symshrink.speculate import Asker, Sequential, Speculation
 from symshrink.verdict import Verdict
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,40 @@ class Stats:
         return dict(self.__dict__)
 
 
+class _PassRun:
+    """One pass on one model: its edits, and each candidate built from them once (a
+    speculative run replays the reduction from the start again and again)."""
+
+    def __init__(self, p: Pass[Any], current: Repro) -> None:
+        self.p, self.current, self.size = p, current, size(current)
+        self.edits = p.edits(current)
+        self.classes = p.classes(current) if p.classes is not None and self.edits else []
+        self._models: dict[frozenset, tuple[Repro | None, bool]] = {}
+        self._candidates: dict[frozenset, Candidate] = {}
+
+    def model(self, kept: tuple) -> tuple[Repro | None, bool]:
+        """The model with every edit not in `kept` made (None if the pass cannot make it),
+        and whether it is smaller than the current one."""
+        key = frozenset(kept)
+        if key not in self._models:
+            model = self.p.apply(self.current, [e for e in self.edits if e not in key])
+            self._models[key] = model, model is not None and size(model) < self.size
+        return self._models[key]
+
+    def refused(self, kept: tuple) -> bool:
+        """The answer for `kept` is False without a test (the search may look ahead)."""
+        return not self.model(kept)[1]
+
+    def candidate(self, kept: tuple) -> Candidate:
+        """The smaller model for `kept`, ready to judge."""
+        key = frozenset(kept)
+        if key not in self._candidates:
+            model = self.model(kept)[0]
+            assert model is not None
+            self._candidates[key] = Candidate.of(model)
+        return self._candidates[key]
+
+
 @dataclass
 class Reducer:
     """Reduce a model with `passes` (in the order of the schedule) while `test` holds.
@@ -64,7 +99,7 @@ class Reducer:
     result so far to disk there), `on_call(stats, best)` after every test (progress).
     `max_calls` / `max_time` bound the oracle work; `best` is the smallest interesting
     model so far, also after an interrupt. With `jobs` > 1, `test` is called from up to
-    `jobs` threads at once (`speculate`): the same decisions and result as with one.
+    `jobs` threads at once (`Speculation`): the same decisions and result as with one.
     `tag` prefixes its journal keys: a test that asks another question of the same model
     (another limit) shares the journal without sharing answers.
     """
@@ -82,10 +117,11 @@ class Reducer:
     stats: Stats = field(default_factory=Stats)
     best: Repro | None = field(default=None, init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
-    _answers: list[bool] = field(default_factory=list, init=False, repr=False)  # speculation's
-    # Models this run asked the test about, by key: with `jobs` > 1 two candidates can be
-    # one model, asked at once or before the first verdict is journaled; judged once.
-    _asked: dict[str, Future[Verdict]] = field(default_factory=dict, init=False, repr=False)
+    # This run's verdicts by model key, for the thread that journals and uses them.
+    _verdicts: dict[str, Verdict] = field(default_factory=dict, init=False, repr=False)
+    # With `jobs` > 1, this run's pass runs by (pass, id of the model), with the candidates
+    # each built, for the replays of the speculation; each holds its model, so ids stay.
+    _runs: dict[tuple[str, int], _PassRun] = field(default_factory=dict, init=False, repr=False)
     _deadline: float | None = field(default=None, init=False, repr=False)  # of max_time
 
     def run(self, repro: Repro) -> Repro:
@@ -102,7 +138,7 @@ class Reducer:
                 self.on_improve(normalized)
         self.stats.fixpoint = False  # a run again (from a re-verified model) proves it anew
         try:
-            current = self._fixpoint(current)
+            current = self._reduce(current)
             self.stats.fixpoint = True
         except BudgetExhausted as e:
             self.stats.stopped_by = str(e)
@@ -111,7 +147,26 @@ class Reducer:
             self.stats.seconds = time.monotonic() - start
         return current
 
-    def _fixpoint(self, current: Repro) -> Repro:
+    def _reduce(self, start: Repro) -> Repro:
+        """`_fixpoint` from `start`, its questions asked one at a time, or with `jobs` > 1
+        up to `jobs` at once: the whole reduction replayed by `Speculation`, which guesses
+        on from one pass into the next."""
+        self._runs, self._verdicts = {}, {}
+        called: set[str] = set()  # models judged by the oracle in this run
+        used: set[str] = set()  # ... whose answers the reduction used
+        program = partial(self._fixpoint, start)
+        evaluate = partial(self._evaluate, called)
+        accept = partial(self._accept, used)
+        try:
+            if self.jobs == 1:
+                return program(Sequential(evaluate, self._record, accept))
+            run = Speculation(evaluate, self.jobs, attrgetter("key"), accept, self._record)
+            return run.run(program)
+        finally:
+            self.stats.speculative_unused += len(called - used)
+            self._runs, self._verdicts = {}, {}
+
+    def _fixpoint(self, current: Repro, asker: Asker[Candidate]) -> Repro:
         """Rounds of the passes in schedule order until a round changes nothing; then the
         passes that cannot reopen others (shrinking hints), each to its own fixpoint.
 
@@ -130,161 +185,122 @@ class Reducer:
             reopened = False
             for p in (p for p in self.passes if p.reopens):
                 if first:
-                    improved = self._run_pass(p, current, strategy) or current
+                    improved = self._run_pass(p, current, strategy, asker) or current
                 else:
-                    improved = self._exhaust(p, current, strategy)
+                    improved = self._exhaust(p, current, strategy, asker)
                 reopened |= improved is not current
                 current = improved
             strategy, first = _later_rounds(self.strategy), False
         for p in (p for p in self.passes if not p.reopens):
-            current = self._exhaust(p, current, self.strategy)
+            current = self._exhaust(p, current, self.strategy, asker)
         return current
 
-    def _exhaust(self, p: Pass[Any], current: Repro, strategy: str) -> Repro:
+    def _exhaust(
+        self, p: Pass[Any], current: Repro, strategy: str, asker: Asker[Candidate]
+    ) -> Repro:
         """`p` run again and again on what it made, until it makes no progress."""
-        while (improved := self._run_pass(p, current, strategy)) is not None:
+        while (improved := self._run_pass(p, current, strategy, asker)) is not None:
             current = improved
         return current
 
-    def _run_pass(self, p: Pass[Any], current: Repro, strategy: str) -> Repro | None:
-        edits = p.edits(current)
-        if not edits:
-            return None
-        counts = self.stats.per_pass.setdefault(p.name, {"calls": 0, "accepted": 0})
-        self.stats.current_pass = p.name
-        current_size = size(current)
-        tested: dict[frozenset, tuple[Repro, Verdict]] = {}
-        fresh: dict[frozenset, tuple[str, Verdict]] = {}  # judged, not journaled yet
-        called: set[frozenset] = set()  # judged by the oracle in this pass
-        used: set[frozenset] = set()  # ... answers the search used
+    def _run_pass(
+        self, p: Pass[Any], current: Repro, strategy: str, asker: Asker[Candidate]
+    ) -> Repro | None:
+        """`p`'s search on `current`: the smaller model it made, or None."""
+        key = (p.name, id(current))
+        run = self._runs.get(key) or _PassRun(p, current)
+        if self.jobs > 1:  # the replays come back to it (one run at -j 1 keeps nothing)
+            self._runs[key] = run
+        search_ = partial(self._search, run, strategy, asker)
+        return asker.part((p.name, id(current), strategy), search_) if run.edits else None
 
-        def candidate(kept: tuple, count: bool = True) -> Repro | bool:
-            """The model with every edit not in `kept` applied, or the answer without a test."""
-            kept_set = set(kept)
-            chosen = [e for e in edits if e not in kept_set]
-            if not chosen:
-                return True
-            model = p.apply(current, chosen)
+    def _search(self, run: _PassRun, strategy: str, asker: Asker[Candidate]) -> Repro | None:
+        asker.once(partial(self._started, run.p.name))
+
+        def test(kept: tuple) -> bool:
+            model, smaller = run.model(kept)
             if model is None:
                 return False
-            if size(model) >= current_size:
-                if count:
-                    with self._lock:
-                        self.stats.rejected_not_smaller += 1
+            if not smaller:
+                asker.once(self._not_smaller)
                 return False
-            return model
+            return asker.ask(run.candidate(kept))
 
-        def refused(kept: tuple) -> bool:
-            """The answer for `kept` is False without a test (the search may look ahead)."""
-            return candidate(kept, count=False) is False
-
-        def evaluate(kept: tuple) -> bool:
-            """The answer for `kept` (in a worker thread with `jobs` > 1): no side effect but
-            the call and the counts, since a speculative candidate may never be used."""
-            model = candidate(kept)
-            if not isinstance(model, Repro):
-                return model
-            built = Candidate.of(model)
-            key = self.tag + built.key
-            verdict = self._verdict(key, built)
-            with self._lock:
-                counts["calls"] += 1
-                tested[frozenset(kept)] = (model, verdict)
-                if not verdict.cached:
-                    fresh[frozenset(kept)] = (key, verdict)
-                    called.add(frozenset(kept))
-            return verdict.interesting
-
-        def record(kept: tuple, interesting: bool) -> None:
-            """A test ended (in this thread): journal its verdict. Not called for the tests
-            an interrupt cut short, which would otherwise be journaled as failures."""
-            entry = fresh.pop(frozenset(kept), None)
-            if entry is not None:
-                self.journal.put(*entry)
-
-        def accept(kept: tuple, interesting: bool) -> None:
-            """Called in the order the search uses its answers, the same with any `jobs`."""
-            entry = tested.get(frozenset(kept))
-            if entry is not None:
-                used.add(frozenset(kept))
-                self._accept(*entry)
-
-        classes = p.classes(current) if p.classes is not None else []
         # No sweep (`search.bisect_dd`): a pass that removed something is run again (by
         # `_exhaust` or the next round), and a run that removed nothing tested each removal.
-        if self.jobs > 1:
-            kept = speculate(
-                edits,
-                evaluate,
-                self.jobs,
-                strategy=strategy,
-                classes=classes,
-                on_result=record,
-                on_answer=accept,
-                history=self._answers,
-                sweep=False,
-                refused=refused,
-            )
-        else:
-
-            def test(kept: tuple) -> bool:
-                interesting = evaluate(kept)
-                record(kept, interesting)
-                accept(kept, interesting)
-                return interesting
-
-            kept = search.minimize(
-                edits, test, strategy=strategy, classes=classes, sweep=False, refused=refused
-            )
-        self.stats.speculative_unused += len(called - used)
-        if len(kept) == len(edits):
-            return None
-        result = candidate(kept)
-        assert isinstance(result, Repro)
-        counts["accepted"] += 1
-        log.info(
-            "%s: %d of %d edits, size %s", p.name, len(edits) - len(kept), len(edits), size(result)
+        kept = search.minimize(
+            run.edits, test, strategy, run.classes, sweep=False, refused=run.refused
         )
+        if len(kept) == len(run.edits):
+            return None
+        result = run.candidate(kept).repro
+        removed = len(run.edits) - len(kept)
+        asker.once(partial(self._progressed, run.p.name, removed, len(run.edits), result))
         return result
 
-    def _verdict(self, key: str, candidate: Candidate) -> Verdict:
-        """From the journal or this run's earlier ask of the same model (marked cached), or a
-        test, budget permitting; thread-safe. With `jobs` > 1 a run may overshoot
-        `max_calls` by fewer than `jobs` calls."""
-        with self._lock:
-            cached = self.journal.get(key)
-            asked = None if cached is not None else self._asked.get(key)
-            if cached is not None or asked is not None:
-                self.stats.cache_hits += 1
-            else:
-                self._check_budget()
-                self.stats.oracle_calls += 1
-                mine: Future[Verdict] = Future()
-                self._asked[key] = mine
-        if cached is not None:
-            return cached
-        if asked is not None:  # judged, or being judged, for another search's candidate
-            return replace(asked.result(), cached=True)
-        try:
-            answer = self.test(candidate)
-        except BaseException as e:
-            mine.set_exception(e)
-            raise
-        verdict = answer if isinstance(answer, Verdict) else _bool_verdict(answer)
-        mine.set_result(verdict)
-        return replace(verdict, cached=False)
+    def _started(self, name: str) -> None:
+        """A pass starts its search (in the sequential run's order)."""
+        self.stats.per_pass.setdefault(name, {"calls": 0, "accepted": 0})
+        self.stats.current_pass = name
 
-    def _accept(self, model: Repro, verdict: Verdict) -> None:
-        """A verdict the search used: a new best model if interesting and smaller; progress."""
-        assert self.best is not None, "a verdict is used only inside run()"
-        if verdict.interesting and size(model) < size(self.best):
-            self.best = model
+    def _not_smaller(self) -> None:
+        self.stats.rejected_not_smaller += 1
+
+    def _progressed(self, name: str, removed: int, edits: int, result: Repro) -> None:
+        """A pass's search removed something (in the sequential run's order)."""
+        self.stats.per_pass[name]["accepted"] += 1
+        log.info("%s: %d of %d edits, size %s", name, removed, edits, size(result))
+
+    def _evaluate(self, called: set[str], candidate: Candidate) -> bool:
+        """The answer for `candidate` (in a worker thread with `jobs` > 1): no side effect
+        but the call and the counts, since a speculative candidate may never be used."""
+        key = self.tag + candidate.key
+        verdict = self._verdict(key)
+        if verdict is None:
+            answer = self.test(candidate)
+            judged = answer if isinstance(answer, Verdict) else _bool_verdict(answer)
+            verdict = replace(judged, cached=False)
+        with self._lock:
+            self._verdicts[candidate.key] = verdict
+            if not verdict.cached:
+                called.add(candidate.key)
+        return verdict.interesting
+
+    def _record(self, candidate: Candidate, interesting: bool) -> None:
+        """A test ended (in this thread): journal its verdict. Not called for the tests an
+        interrupt cut short, which would otherwise be journaled as failures."""
+        verdict = self._verdicts[candidate.key]
+        if not verdict.cached:
+            self.journal.put(self.tag + candidate.key, verdict)
+
+    def _accept(self, used: set[str], candidate: Candidate, interesting: bool) -> None:
+        """An answer the reduction used, in the order it uses them, the same with any `jobs`:
+        a new best model if interesting and smaller; progress."""
+        assert self.best is not None and self.stats.current_pass is not None
+        used.add(candidate.key)
+        self.stats.per_pass[self.stats.current_pass]["calls"] += 1
+        verdict = self._verdicts[candidate.key]
+        if verdict.interesting and size(candidate.repro) < size(self.best):
+            self.best = candidate.repro
             self.stats.accepted += 1
             self.stats.best_ratio = verdict.ratio
             if self.on_improve is not None:
-                self.on_improve(model)
+                self.on_improve(candidate.repro)
         if self.on_call is not None:
             self.on_call(self.stats, self.best)
+
+    def _verdict(self, key: str) -> Verdict | None:
+        """The journal's verdict (marked cached), else None once a call is counted, budget
+        permitting; thread-safe. With `jobs` > 1 a run may overshoot `max_calls` by fewer
+        than `jobs` calls."""
+        with self._lock:
+            cached = self.journal.get(key)
+            if cached is not None:
+                self.stats.cache_hits += 1
+                return cached
+            self._check_budget()
+            self.stats.oracle_calls += 1
+            return None
 
     def _check_budget(self) -> None:
         if self.max_calls is not None and self.stats.oracle_calls >= self.max_calls:

@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 
 from symshrink.search import CountingPredicate, minimize
-from symshrink.speculate import Speculation
+from symshrink.speculate import Speculation, searching
 
 Test = Callable[[tuple[int, ...]], bool]
 Case = tuple[int, int]  # (n items, k needed)
@@ -73,8 +73,8 @@ def speculation_calls() -> dict[Case, tuple[float, float]]:
         for items, needed in runs:
             counter = CountingPredicate(planted(needed))
             expected = minimize(items, counter)
-            run = Speculation(planted(needed), 2)
-            assert run.run(items) == expected == in_order(items, needed)
+            run = Speculation(planted(needed), 2, frozenset)
+            assert run.run(searching(items)) == expected == in_order(items, needed)
             assert run.used == counter.calls
             one, two = one + counter.calls, two + run.calls
         table[case] = (one / len(runs), two / len(runs))

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symshrink.search import STRATEGIES, CountingPredicate, find_integer, minimize
-from symshrink.speculate import Speculation, speculate
+from symshrink.speculate import Asker, Sequential, Speculation, searching, speculate
 from tests.planted_lists import (
     Test,
     in_order,
@@ -179,11 +179,11 @@ def test_speculate_makes_the_sequential_decisions(
     run = Speculation(
         recording,
         jobs,
-        strategy,
+        frozenset,
         on_answer=lambda k, a: used.append((k, a)),
         on_result=lambda k, a: ended.append(frozenset(k)),
     )
-    assert run.run(items) == expected
+    assert run.run(searching(items, strategy)) == expected
     assert used == sequential
     assert sorted(ended, key=sorted) == sorted(recording.calls, key=sorted)
     assert run.used == len(sequential) and run.calls == len(recording.calls)
@@ -194,17 +194,93 @@ def test_speculate_makes_the_sequential_decisions(
 
 def test_speculate_runs_jobs_calls_at_once_without_extra_calls() -> None:
     """Near a fixpoint (every removal fails) the guess "fails" is always right: two slots
-    run two calls at once and make no extra call (what that saves in wall time is
-    benchmarks/parallel.py's to measure, not a unit test's)."""
+    run two calls at once and make one extra call at most, on the other answer of the first
+    (a toss, with no answer before it). What that saves in wall time is
+    benchmarks/parallel.py's to measure, not a unit test's."""
     items = tuple(range(32))
     keep_all = lambda kept: len(kept) == len(items)  # noqa: E731
     alone = Recording(keep_all, sleep_s=0.02)
     assert minimize(items, alone) == items
     two_slots = Recording(keep_all, sleep_s=0.02)
-    run = Speculation(two_slots, 2)
-    assert run.run(items) == items
+    run = Speculation(two_slots, 2, frozenset)
+    assert run.run(searching(items)) == items
     assert two_slots.most_at_once == 2
-    assert run.calls == run.used == len(alone.calls)
+    assert run.used == len(alone.calls) and run.calls <= run.used + 1
+
+
+def test_speculation_runs_on_into_the_next_search() -> None:
+    """A search at its fixpoint changes nothing: while its calls run, the next search's
+    first call starts on the guess that they fail (each call of the first search here waits
+    for one of the second's to start), and the answers used are the sequential run's."""
+    first, second = (0, 1, 2), (10, 11, 12)
+    second_started = threading.Event()
+    waited: list[bool] = []
+
+    def test(kept: tuple[int, ...]) -> bool:
+        if any(x in second for x in kept):
+            second_started.set()
+        else:
+            waited.append(second_started.wait(10))
+        return False  # every removal fails
+
+    def program(asker: Asker[tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
+        return searching(first, "greedy")(asker), searching(second, "greedy")(asker)
+
+    used: list[tuple[int, ...]] = []
+    failing = [False] * 3  # the last answers used: the next likelier fails too
+    run = Speculation(test, 4, frozenset, on_answer=lambda k, a: used.append(k), history=failing)
+    assert run.run(program) == (first, second)
+    assert len(waited) >= 3 and all(waited)
+    assert used == [(1, 2), (0, 2), (0, 1), (11, 12), (10, 12), (10, 11)]
+
+
+def test_both_answers_of_a_toss_are_explored() -> None:
+    """With no answer to go by, either answer of a running test is as likely: with three
+    slots, the question that follows each starts while it runs."""
+    both = threading.Barrier(3, timeout=10)
+
+    def test(question: str) -> bool:
+        both.wait()  # "q", "yes" and "no" all run at once, or this breaks
+        return question == "q"
+
+    def program(asker: Asker[str]) -> str:
+        follow = "yes" if asker.ask("q") else "no"
+        return f"{follow}: {asker.ask(follow)}"
+
+    run = Speculation(test, 3, str)
+    assert run.run(program) == "yes: False"
+    assert (run.calls, run.used) == (3, 2)
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 4])
+def test_effects_happen_once_in_the_sequential_order(jobs: int) -> None:
+    """`once` effects and the answers used come in the order of the run at -j 1, once each,
+    also for parts a replay takes from an earlier one without running them again."""
+    searches = [tuple(range(i, i + 6)) for i in (0, 10, 20, 30)]
+    test = planted({2, 3, 14, 25, 30, 31})
+
+    def program(asker: Asker[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        results = []
+        for i, items in enumerate(searches):
+
+            def part(items: tuple[int, ...] = items) -> tuple[int, ...]:
+                asker.once(lambda: events.append(f"start {items[0]}"))
+                kept = searching(items)(asker)
+                asker.once(lambda: events.append(f"end {kept}"))
+                return kept
+
+            results.append(asker.part(i, part))
+        return results
+
+    def used(kept: tuple[int, ...], answer: bool) -> None:
+        events.append(f"{kept}: {answer}")
+
+    events: list[str] = []
+    expected = program(Sequential(test, lambda k, a: None, used))
+    sequential, events = events, []
+    run = Speculation(Recording(test, 0.001), jobs, frozenset, on_answer=used)
+    assert run.run(program) == expected
+    assert events == sequential
 
 
 def test_speculate_raises_what_a_test_raises_and_rejects_bad_arguments() -> None:
