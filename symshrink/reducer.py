@@ -49,7 +49,7 @@ class Stats:
     seconds: float = 0.0
     per_pass: dict[str, dict[str, int]] = field(default_factory=dict)
     stopped_by: str | None = None  # budget that ended the run early, if any
-    fixpoint: bool = False  # the last round changed nothing: 1-minimal for every pass
+    fixpoint: bool = False  # the last round changed nothing: 1-minimal for every reopening pass
     best_ratio: float | None = None  # the best model's time over its control's (ratio verdicts)
     current_pass: str | None = None  # the pass whose candidates are being tested
 
@@ -61,10 +61,11 @@ class _PassRun:
     """One pass on one model: its edits, and each candidate built from them once (a
     speculative run replays the reduction from the start again and again)."""
 
-    def __init__(self, p: Pass[Any], current: Repro) -> None:
+    def __init__(self, p: Pass[Any], current: Repro, only: frozenset[Any] | None) -> None:
         self.p, self.current, self.size = p, current, size(current)
-        self.edits = p.edits(current)
-        self.classes = p.classes(current) if p.classes is not None and self.edits else []
+        self.edits = [e for e in p.edits(current) if only is None or e in only]
+        classes = p.classes(current) if p.classes is not None and self.edits else []
+        self.classes = [c for c in ([e for e in c if e in self.edits] for c in classes) if c]
         self._models: dict[frozenset, tuple[Repro | None, bool]] = {}
         self._candidates: dict[frozenset, Candidate] = {}
 
@@ -121,7 +122,9 @@ class Reducer:
     _verdicts: dict[str, Verdict] = field(default_factory=dict, init=False, repr=False)
     # With `jobs` > 1, this run's pass runs by (pass, id of the model), with the candidates
     # each built, for the replays of the speculation; each holds its model, so ids stay.
-    _runs: dict[tuple[str, int], _PassRun] = field(default_factory=dict, init=False, repr=False)
+    _runs: dict[tuple[str, int, frozenset[Any] | None], _PassRun] = field(
+        default_factory=dict, init=False, repr=False
+    )
     _deadline: float | None = field(default=None, init=False, repr=False)  # of max_time
 
     def run(self, repro: Repro) -> Repro:
@@ -185,7 +188,8 @@ class Reducer:
             reopened = False
             for p in (p for p in self.passes if p.reopens):
                 if first:
-                    improved = self._run_pass(p, current, strategy, asker) or current
+                    made = self._run_pass(p, current, strategy, asker)
+                    improved = current if made is None else made[0]
                 else:
                     improved = self._exhaust(p, current, strategy, asker)
                 reopened |= improved is not current
@@ -198,23 +202,38 @@ class Reducer:
     def _exhaust(
         self, p: Pass[Any], current: Repro, strategy: str, asker: Asker[Candidate]
     ) -> Repro:
-        """`p` run again and again on what it made, until it makes no progress."""
-        while (improved := self._run_pass(p, current, strategy, asker)) is not None:
-            current = improved
+        """`p` run again and again on what it made, until it makes no progress.
+
+        A pass that cannot reopen the others (shrinking hints) tries again only the edits
+        its last run made: one it found needed is not asked again after another's progress.
+        Halving every hint again after each that halved cost the 64-symbol seed 66 calls
+        for 9 halvings (docs/benchmarks.md); this way each hint is proved needed once."""
+        only: frozenset[Any] | None = None
+        while (made := self._run_pass(p, current, strategy, asker, only)) is not None:
+            current, applied = made
+            only = None if p.reopens else applied
         return current
 
     def _run_pass(
-        self, p: Pass[Any], current: Repro, strategy: str, asker: Asker[Candidate]
-    ) -> Repro | None:
-        """`p`'s search on `current`: the smaller model it made, or None."""
-        key = (p.name, id(current))
-        run = self._runs.get(key) or _PassRun(p, current)
+        self,
+        p: Pass[Any],
+        current: Repro,
+        strategy: str,
+        asker: Asker[Candidate],
+        only: frozenset[Any] | None = None,
+    ) -> tuple[Repro, frozenset[Any]] | None:
+        """`p`'s search on `current` over its edits (those in `only`, if given): the smaller
+        model it made and the edits it made there, or None."""
+        key = (p.name, id(current), only)
+        run = self._runs.get(key) or _PassRun(p, current, only)
         if self.jobs > 1:  # the replays come back to it (one run at -j 1 keeps nothing)
             self._runs[key] = run
         search_ = partial(self._search, run, strategy, asker)
-        return asker.part((p.name, id(current), strategy), search_) if run.edits else None
+        return asker.part((*key, strategy), search_) if run.edits else None
 
-    def _search(self, run: _PassRun, strategy: str, asker: Asker[Candidate]) -> Repro | None:
+    def _search(
+        self, run: _PassRun, strategy: str, asker: Asker[Candidate]
+    ) -> tuple[Repro, frozenset[Any]] | None:
         asker.once(partial(self._started, run.p.name))
 
         def test(kept: tuple) -> bool:
@@ -236,7 +255,7 @@ class Reducer:
         result = run.candidate(kept).repro
         removed = len(run.edits) - len(kept)
         asker.once(partial(self._progressed, run.p.name, removed, len(run.edits), result))
-        return result
+        return result, frozenset(run.edits) - frozenset(kept)
 
     def _started(self, name: str) -> None:
         """A pass starts its search (in the sequential run's order)."""

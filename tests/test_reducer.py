@@ -16,7 +16,7 @@ from symshrink.passes import schedule
 from symshrink.passes.common import normalize, size
 from symshrink.reducer import Reducer
 from symshrink.repro.candidate import Candidate
-from symshrink.repro.model import Repro, Storage, TensorInput
+from symshrink.repro.model import Repro, Storage, SymIntInput, TensorInput
 from symshrink.repro.parse import parse
 from symshrink.repro.render import render
 from tests.planted import choose_planted, planted_model, planted_predicate
@@ -242,3 +242,28 @@ def test_the_result_is_one_minimal_for_every_pass(n: int, k: int, seed: int) -> 
         for edit in p.edits(result):
             model = p.apply(result, [edit])
             assert model is None or size(model) >= size(result) or not test(Candidate.of(model))
+
+
+MODULE = "class Repro(torch.nn.Module):\n    def forward(self, k):\n        return (k,)"
+
+
+def test_a_hint_that_cannot_halve_is_asked_once_however_many_others_halve() -> None:
+    """Shrinking hints runs to its own fixpoint, but a hint it found needed is not asked
+    again after another's progress: s1 must stay 600, s0 halves three times, s2 nine."""
+    hints = {"s0": 800, "s1": 600, "s2": 1000}
+    expr = parse_expr("s0 + s1 + s2")
+    model = Repro(
+        hints=hints,
+        inputs=(SymIntInput("k", sum(hints.values()), expr),),
+        module_source=MODULE,
+    )
+    asked: list[dict[str, int]] = []
+
+    def test(candidate: Candidate) -> bool:
+        asked.append(dict(candidate.repro.hints))
+        return candidate.repro.hints["s0"] >= 100 and candidate.repro.hints["s1"] >= 600
+
+    result = Reducer(test=test, passes=schedule(("shrink-hints",))).run(model)
+    assert dict(result.hints) == {"s0": 100, "s1": 600, "s2": 3}
+    assert sum(h["s1"] == 300 for h in asked) == 1
+    assert sum(h["s0"] == 50 for h in asked) == 1

@@ -61,8 +61,10 @@ class Pass(Generic[Edit]):
     `rewrite(m, subset)` makes the edits (None if they conflict); `apply` normalizes what
     it made and refuses a model whose graph cannot trace at its hints, for every pass
     alike. A pass whose changes cannot enable the others (shrinking numbers) sets
-    `reopens=False`: it runs once the others are at their fixpoint, and its progress starts
-    no new round. `classes(m)` names edits that are interchangeable (pins of symbols that
+    `reopens=False`: it runs once the others are at their fixpoint, its progress starts no
+    new round, and run to its own fixpoint it tries again only the edits its last run made
+    (each hint is proved needed once, not again after every other hint's halving).
+    `classes(m)` names edits that are interchangeable (pins of symbols that
     occur alike): the search cuts each class by count (`search.by_classes`).
     """
 

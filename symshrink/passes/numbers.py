@@ -5,8 +5,10 @@ small. A floor is the smallest value not held by a hint that stays (2, 3, 4, ...
 order of the hints, never 0 or 1): one call takes every hint there whose pathology does not
 need it larger, where halving needs log2(hint) accepted calls per step of a factor of two.
 Halving, to a fixpoint, then brings the rest within a factor of two of the smallest hint
-that keeps the repro interesting. Distinct symbols keep distinct hints, because symbolic
-tracing would duck-size equal hints into one symbol and change the repro.
+that kept the repro interesting when it was tried (a hint that could not halve is not
+tried again after the others halved: `Reducer._exhaust`). Distinct symbols keep distinct
+hints, because symbolic tracing would duck-size equal hints into one symbol and change the
+repro.
 """
 
 from __future__ import annotations
