@@ -128,6 +128,7 @@ def make_oracle(opts: Options, original: Candidate, work: Path) -> BaseOracle:
                 signature=opts.signature,
                 margin=opts.margin,
                 confirm=opts.confirm,
+                slow_control_runs=opts.calibration_runs,  # as re-verification measures it
             ),
             calibration_path=work / CALIBRATION,
             controls_path=work / CONTROLS,

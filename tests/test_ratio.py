@@ -168,21 +168,22 @@ def test_a_twin_is_measured_once_per_canonical_form(repro: Path, tmp_path: Path)
     calibrated = len(runner.controls())
     pinned = [PIN.apply(model, [Pin(n) for n in names[:k]]) for k in (4, 8, 13)]
     verdicts = oracle.many([Candidate.of(m) for m in pinned if m is not None])
-    # They all share the original's twin, measured again once: the first slow verdict
-    # would rest on a twin measured before the original's runs (under their load).
-    assert len(runner.controls()) == calibrated + 1
+    # They all share the original's twin, measured again once, k = 3 runs: the first slow
+    # verdict would rest on a twin measured before the original's runs (under their load).
+    assert len(runner.controls()) == calibrated + 3
     # 12 symbols: 1 + 0.2 * 144 = 29.8 s >= 4 s; 3 symbols: 2.8 s < 4 s
     assert [v.status for v in verdicts] == ["slow", "slow", "fast"]
     assert all(v.baseline_s == BASE_S for v in verdicts)
     assert verdicts[2].ratio == pytest.approx(2.8) and not verdicts[2].stopped
-    # A candidate with other values has a twin of its own, measured once: a candidate
-    # that pins more of its symbols shares it.
+    # A candidate with other values has a twin of its own, measured once for its first
+    # run's limit, then k times for its slow verdict: a candidate that pins more of its
+    # symbols shares it.
     changed = PIN.apply(model.replace(hints={**model.hints, names[0]: 999}), [Pin(names[1])])
     assert changed is not None
     more = PIN.apply(changed, [Pin(n) for n in names[2:15]])  # 1 symbol left: fast
     assert more is not None
     assert [oracle(Candidate.of(m)).status for m in (changed, more)] == ["slow", "fast"]
-    assert len(runner.controls()) == calibrated + 2
+    assert len(runner.controls()) == calibrated + 3 + 1 + 3
     assert len(oracle.controls) == 2
 
 
@@ -235,13 +236,14 @@ def test_a_slow_verdict_against_a_twin_measured_earlier_is_judged_against_it_mea
     )
     before = len(runner.controls())
     # 12 symbols: 1 + 0.2 * 144 = 29.8 s, stopped at 4.4 s; the twin shared with the
-    # original was measured before the original's runs: measured again, the stopped run stands
+    # original was measured before the original's runs: measured again (k = 3 runs), the
+    # stopped run stands
     assert oracle(_pinned(repro, 4)).status == "slow"
-    assert [w for w, _, _ in runner.runs[-2:]] == [12, 0]
-    assert len(runner.controls()) == before + 1
-    # Right after, the twin is fresh: one run decides.
+    assert [w for w, _, _ in runner.runs[-4:]] == [12, 0, 0, 0]
+    assert len(runner.controls()) == before + 3
+    # Right after, the twin is fresh and measured k times: one run decides.
     assert oracle(_pinned(repro, 5)).status == "slow"
-    assert [w for w, _, _ in runner.runs[-1:]] == [11] and len(runner.controls()) == before + 1
+    assert [w for w, _, _ in runner.runs[-1:]] == [11] and len(runner.controls()) == before + 3
 
 
 def test_a_stale_twin_that_moved_the_limit_past_the_run_judges_again(
@@ -259,9 +261,43 @@ def test_a_stale_twin_that_moved_the_limit_past_the_run_judges_again(
     runner.load = 1.5  # a compile started beside us: the twin now costs 1.5 s, limit 6 s
     # 6 symbols cost 1 + 0.2 * 36 = 8.2 s, x 1.5 = 12.3 s: still slow against its own twin
     assert oracle(_pinned(repro, 10)).status == "slow"
-    widths = [w for w, _, _ in runner.runs[-3:]]
-    assert widths == [6, 0, 6]  # stopped at 4.4 s < 6.6 s: the fresh limit's band: run again
+    widths = [w for w, _, _ in runner.runs[-5:]]
+    assert widths == [6, 0, 0, 0, 6]  # stopped at 4.4 s < 6.6 s, the fresh limit's band: again
     assert runner.runs[-1][2].kill_at == pytest.approx(4.0 * 1.5 * 1.1)
+
+
+class LuckyTwinRunner(WidthRunner):
+    """A WidthRunner whose twin's runs take the times in `twins`, in order (then 1 s)."""
+
+    def __init__(self, twins: list[float], cost_s: float) -> None:
+        super().__init__(cost_s=cost_s)
+        self.twins = twins
+
+    def cost(self, width: int, mode: str) -> float:
+        if width == 0:
+            return self.twins.pop(0) if self.twins else BASE_S
+        return super().cost(width, mode)
+
+
+@pytest.mark.parametrize(("slow_control_runs", "status"), [(1, "slow"), (3, "fast")])
+def test_a_slow_verdict_stands_against_the_twin_measured_k_times_not_one_lucky_run(
+    slow_control_runs: int, status: str, repro: Path, tmp_path: Path
+) -> None:
+    """The twin is a short run: one of its runs taking 0.8 s where it usually takes 1 s
+    puts the limit at 3.2 s, and a candidate of 3.8 s passes it, to fail re-verification,
+    which measures the twin 3 times (median 1 s: limit 4 s). Judged against the twin's
+    median of k = 3 runs, as re-verification measures it, the candidate is not slow."""
+    runner = LuckyTwinRunner([0.8], cost_s=0.175)  # 4 symbols: 1 + 0.175 * 16 = 3.8 s
+    calibration = Calibration("cpu", (), 4.0, ratio=4.0, baseline_measures=(BASE_S,) * 3)
+    judging = replace(JUDGING, slow_control_runs=slow_control_runs)
+    oracle = CompileOracle(calibration, runner, judging=judging, scratch=tmp_path, jobs=1)
+    verdict = oracle(_pinned(repro, 12))
+    assert verdict.status == status
+    if status == "fast":  # stopped at 3.52 s (the lucky limit's band): run again at 4 s
+        assert verdict.baseline_s == BASE_S and verdict.ratio == pytest.approx(3.8)
+        assert [w for w, _, _ in runner.runs] == [0, 4, 0, 0, 0, 4, 4]
+    # re-verification says what the candidate is either way: not slow at 4 s
+    assert not oracle.reverify(_pinned(repro, 12)).passed
 
 
 def test_confirm_runs_must_all_be_slow(repro: Path, tmp_path: Path) -> None:
@@ -277,8 +313,8 @@ def test_confirm_runs_must_all_be_slow(repro: Path, tmp_path: Path) -> None:
     oracle(_pinned(repro, 14))
     before = len(runner.runs)
     assert oracle(_pinned(repro, 4)).status == "slow"
-    # the first run, the twin measured again, two confirmations at the limit itself
-    assert [w for w, _, _ in runner.runs[before:]] == [12, 0, 12, 12]
+    # the first run, the twin measured again (k = 3 runs), two confirmations at the limit
+    assert [w for w, _, _ in runner.runs[before:]] == [12, 0, 0, 0, 12, 12]
     assert all(lim.kill_at == pytest.approx(4.0) for _, _, lim in runner.runs[-2:])
 
 
@@ -300,19 +336,23 @@ def test_the_spare_slot_measures_a_new_twin_then_makes_the_second_run_a_close_ca
     verdict = oracle(Candidate.of(changed))  # 15 symbols: 46 s, stopped
     assert verdict.status == "slow" and verdict.baseline_s == BASE_S
     assert "runs slow" not in verdict.detail  # one run decided
-    assert sorted(w for w, _, _ in runner.runs) == [0, 15, 15]  # one twin, two runs: no more
+    # one twin run for the kill point, two runs of the candidate; slow, so the twin is
+    # measured k = 3 times more (as re-verification would), and the stopped run stands
+    assert [w for w, _, _ in runner.runs[-3:]] == [0, 0, 0]
+    assert sorted(w for w, _, _ in runner.runs) == [0, 0, 0, 0, 15, 15]
     assert 4.4 in [pytest.approx(lim.kill_at) for w, _, lim in runner.runs if w == 15]
     # A candidate sharing that twin: the twin is measured again beside it, then the second run
     again = PIN.apply(changed, [Pin(names[2])])
     assert again is not None and oracle(Candidate.of(again)).status == "slow"
-    assert sorted(w for w, _, _ in runner.runs[3:]) == [0, 14, 14]
+    assert sorted(w for w, _, _ in runner.runs[6:]) == [0, 0, 0, 0, 14, 14]
     # 4 symbols: 1 + 0.2 * 16 = 4.2 s, within the band of 4 s: the second run is the
-    # band's re-run, made beside the first; the two agree and nothing more runs.
+    # band's re-run, made beside the first; the two agree, and against the twin measured
+    # k times they still do: no run of the candidate again.
     close = PIN.apply(changed, [Pin(n) for n in names[2:13]])
     assert close is not None
     verdict = oracle(Candidate.of(close))
     assert verdict.status == "slow" and "(2/2 runs slow)" in verdict.detail
-    assert sorted(w for w, _, _ in runner.runs[6:]) == [0, 4, 4]
+    assert sorted(w for w, _, _ in runner.runs[12:]) == [0, 0, 0, 0, 4, 4]
     assert list(tmp_path.glob("kill-*")) == []
 
 
@@ -380,14 +420,20 @@ def test_minimize_by_ratio_and_resume_reuses_the_twins(
     assert report.initial.baseline_s == BASE_S
     controls = tmp_path / "min.py.work" / CONTROLS
     measured = {json.loads(line)["key"] for line in controls.read_text().splitlines()}
-
+    first_lines = len(controls.read_text().splitlines())
     resumed = WidthRunner(endless=16)
     report = _minimize(repro, out, resumed, monkeypatch, resume=True)
     lines = [json.loads(line) for line in controls.read_text().splitlines()]
-    new_keys = {e["key"] for e in lines} - measured
     assert report.walked_back is not None
-    during = len(resumed.controls()) - 3 * (1 + report.walked_back)  # re-verification: k=3
-    assert during == len(new_keys)  # only twins the first run had not measured
+    # A twin measured already (by the first run, or earlier in this one) is measured again
+    # only as re-verification measures it, k = 3 runs (a slow verdict's, a
+    # re-verification's), never for a candidate's first limit: the store serves that.
+    seen, again = set(measured), []
+    for entry in lines[first_lines:]:
+        if entry["key"] in seen:
+            again.append(len(entry["control"]["measures"]))
+        seen.add(entry["key"])
+    assert again and set(again) == {3}
     # 1-minimal at 4x: w symbols cost 1 + 0.2 w² >= 4 from w = 4 on
     assert report.final.free_symbols == 4 and report.fixpoint
     assert report.final.ratio == pytest.approx(4.0) and report.final.lower_bound

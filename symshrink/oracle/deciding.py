@@ -3,9 +3,11 @@
 The first run is stopped `band` above the bar (the limit + the margin); one that ends
 within the band, either side, is run again until the majority of up to 1 + `reruns` runs
 agrees (`noise.another_run`). A slow majority stands only against a control measured right
-before it: one measured earlier (under another load, perhaps) is measured again, and the
-candidate judged against that. With one job a spare slot works beside the first run
-(`_opening`). A slow verdict can be asked to be confirmed by `confirm` more runs, all slow.
+before it, and as often as re-verification measures it (`slow_control_runs`): one measured
+earlier (under another load, perhaps) or once only (a lucky short run) is measured again,
+and the candidate's runs judged against that, run again where they no longer tell. With
+one job a spare slot works beside the first run (`_opening`). A slow verdict can be asked
+to be confirmed by `confirm` more runs, all slow.
 """
 
 from __future__ import annotations
@@ -38,15 +40,13 @@ def judge(oracle: TimingOracle, candidate: Candidate) -> Verdict:
         limit, made = _opening(oracle, candidate)
         bar = _bar(oracle, limit)
         runs = _decide(oracle, candidate.source, bar, made)
-        if _majority_slow(oracle, runs, bar) and not limit.fresh:
-            # Against its control measured now: one measured under another load would
-            # move the limit by as much as that load moves the candidate.
-            stopped_at = noise.stop_at(bar, judging.band)
-            limit = oracle.limit(candidate, fresh=judging.control_runs)
+        if _majority_slow(oracle, runs, bar) and not _as_reverified(limit, judging):
+            # Against its control measured now (one measured under another load would move
+            # the limit by as much as that load moves the candidate), as often as
+            # re-verification measures it (one short run of it can be lucky).
+            limit = oracle.limit(candidate, fresh=judging.slow_control_runs)
             bar = _bar(oracle, limit)
-            clear = len(runs) == 1 and runs[0].exit.reason == "threshold"
-            if not (clear and stopped_at >= noise.stop_at(bar, judging.band)):
-                runs = _decide(oracle, candidate.source, bar)
+            runs = _decide(oracle, candidate.source, bar, _still_judged(oracle, runs, bar))
     except NoLimit as e:
         return unjudged(str(e), judging)
     if _majority_slow(oracle, runs, bar):
@@ -106,6 +106,22 @@ def _decide(oracle: TimingOracle, source: str, bar: float, made: Sequence[Run] =
     while noise.another_run([_outcome(oracle, r) for r in runs], bar, band, reruns):
         runs.append(oracle.run(source, kill_at=kill_at))
     return runs
+
+
+def _as_reverified(limit: Limit, judging: noise.Judging) -> bool:
+    """Whether `limit` can stand behind a slow verdict: no control (an absolute threshold),
+    or one measured right before, at least `slow_control_runs` times."""
+    control = limit.control
+    return control is None or (limit.fresh and len(control.measures) >= judging.slow_control_runs)
+
+
+def _still_judged(oracle: TimingOracle, runs: Sequence[Run], bar: float) -> list[Run]:
+    """The runs that still say something at a new `bar`: each that ended (its time is
+    known) and each stopped at or past the new bar's stop point. One stopped short of it
+    says nothing there and is run again."""
+    stop = noise.stop_at(bar, oracle.judging.band)
+    outcomes = [(r, _outcome(oracle, r)) for r in runs]
+    return [r for r, o in outcomes if o.ended or o.failed or o.seconds >= stop]
 
 
 def _outcome(oracle: TimingOracle, run: Run) -> noise.Outcome:

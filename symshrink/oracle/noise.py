@@ -34,6 +34,10 @@ class Judging:
     `confirm`: a slow verdict must be confirmed by this many more runs, all slow (0: the
     band decides; benchmarks/noise.py compares the two).
     `control_runs`: runs of each new control (their median counts).
+    `slow_control_runs`: a slow verdict stands only against its control measured right
+    before and this many times (their median), as re-verification measures it: a twin is a
+    short run, and of the candidates at the edge those whose one twin run was lucky (short)
+    would pass, to be walked back when re-verification measures the twin again.
     `stall_s`: on the CPU clock, a run that used under `sandbox.runner.STALL_SHARE` of a
     core in this many seconds of wall is stopped and counts as an error (a deadlocked child
     would otherwise hold its call until `timeout_s`, 600 s in the README's command). A
@@ -51,6 +55,7 @@ class Judging:
     grace_s: float = 0.3
     errors_interesting: bool = False
     control_runs: int = 1
+    slow_control_runs: int = 3
     stall_s: float | None = 60.0
 
 
