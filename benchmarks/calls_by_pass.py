@@ -24,10 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from symshrink.minimize_stages import GRAPH_FIRST_TAG, REDUCE_AGAIN
-from symshrink.passes import GRAPH_PASSES, schedule
+from symshrink.baseline import is_own_twin
+from symshrink.minimize_stages import GRAPH_FIRST_TAG, REDUCE_AGAIN, graph_reducer
 from symshrink.records import JOURNAL, REPORT, RunRecord
-from symshrink.reducer import Reducer, Stats
+from symshrink.reducer import Reducer
 from symshrink.repro.candidate import Candidate
 from symshrink.repro.parse import parse_file
 from symshrink.verdict import Verdict
@@ -94,22 +94,17 @@ def replay(work: Path) -> tuple[RunRecord | None, Replay, int]:
     else:
         original = parse_file(work.with_name(work.name.removesuffix(".min.py.work") + ".py"))
     rep = Replay(entries)
-    stats = Stats()
     holder: list[Reducer] = []
     history = [original]
     start = original
+    # the compile oracle's refusal in ratio mode: a model with no symbol left is its twin
+    ratio = record is None or (record.ratio is not None and record.baseline == "static")
+    refuses = is_own_twin if ratio else None
+    main = Reducer(test=rep.test("at R", holder, ""), refuses=refuses, on_improve=history.append)
     if any(key.startswith(GRAPH_FIRST_TAG) for key, _ in entries):
-        graph = Reducer(
-            test=rep.test("graph stage", holder, GRAPH_FIRST_TAG),
-            passes=schedule(GRAPH_PASSES),
-            tag=GRAPH_FIRST_TAG,
-            stats=stats,
-            on_improve=history.append,
-        )
+        graph = graph_reducer(main, rep.test("graph stage", holder, GRAPH_FIRST_TAG), refuses)
         holder[:] = [graph]
         start = graph.run(start)
-    stage = "at R"
-    main = Reducer(test=rep.test(stage, holder, ""), stats=stats, on_improve=history.append)
     holder[:] = [main]
     main.run(start)
     written = entries[1:]  # the original's verdict is first

@@ -14,7 +14,7 @@ from symshrink.journal import Journal
 from symshrink.oracle import CompileOracle, Reverification
 from symshrink.oracle.base import BaseOracle
 from symshrink.passes import GRAPH_PASSES, schedule
-from symshrink.reducer import Reducer
+from symshrink.reducer import Reducer, Test
 from symshrink.repro.candidate import Candidate
 from symshrink.repro.model import Repro
 from symshrink.repro.render import canonical_key
@@ -28,6 +28,10 @@ GRAPH_FIRST_BELOW = 2.0
 which the graph passes run first (`graph_first`; `--no-graph-first` turns it off). Above
 it a call of that stage would cost over twice one at R, and nothing is measured there."""
 GRAPH_FIRST_TAG = "graph-first:"  # its verdicts' journal keys: slow at another limit
+GRAPH_FIRST_STRATEGY = "coarse"
+"""The graph stage takes what goes in groups, each pass once (`rounds=1`): it makes the
+later calls cheaper, and proves nothing the stage at R does not prove again, where a call
+costs less (its calls are the original's ratio x a larger twin)."""
 
 
 def graph_first(oracle: BaseOracle) -> tuple[CompileOracle, float] | None:
@@ -69,14 +73,23 @@ def stages(
     if found is None:
         return [reducer], None
     keeper, raised = found
-    graph = replace(
-        reducer,
-        test=keeper,
+    return [graph_reducer(reducer, keeper, keeper.refuses), reducer], raised
+
+
+def graph_reducer(main: Reducer, test: Test, refuses: Callable[[Repro], bool] | None) -> Reducer:
+    """The graph stage of `main`'s run, judged by `test`: the graph passes, each once,
+    taking what goes in groups (GRAPH_FIRST_STRATEGY), under their own journal tag; the
+    same journal, history, budget and stats as `main`."""
+    return replace(
+        main,
+        test=test,
+        refuses=refuses,
         passes=schedule(GRAPH_PASSES),
+        strategy=GRAPH_FIRST_STRATEGY,
+        rounds=1,
         tag=GRAPH_FIRST_TAG,
-        stats=reducer.stats,
+        stats=main.stats,
     )
-    return [graph, reducer], raised
 
 
 @dataclass

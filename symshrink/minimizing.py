@@ -95,6 +95,7 @@ def _run(opts: Options, original: Repro, work: WorkDir) -> Outcome:
 
         reducer = Reducer(
             test=oracle,
+            refuses=oracle.refuses,
             jobs=oracle.jobs,
             journal=journal,
             on_improve=improved,

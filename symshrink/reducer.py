@@ -61,12 +61,19 @@ class _PassRun:
     """One pass on one model: its edits, and each candidate built from them once (a
     speculative run replays the reduction from the start again and again)."""
 
-    def __init__(self, p: Pass[Any], current: Repro, only: frozenset[Any] | None) -> None:
-        self.p, self.current, self.size = p, current, size(current)
+    def __init__(
+        self,
+        p: Pass[Any],
+        current: Repro,
+        only: frozenset[Any] | None,
+        refuses: Callable[[Repro], bool] | None = None,
+    ) -> None:
+        self.p, self.current, self.size, self.refuses = p, current, size(current), refuses
         self.edits = [e for e in p.edits(current) if only is None or e in only]
         classes = p.classes(current) if p.classes is not None and self.edits else []
         self.classes = [c for c in ([e for e in c if e in self.edits] for c in classes) if c]
         self._models: dict[frozenset, tuple[Repro | None, bool]] = {}
+        self._known_no: dict[frozenset, bool] = {}
         self._candidates: dict[frozenset, Candidate] = {}
 
     def model(self, kept: tuple) -> tuple[Repro | None, bool]:
@@ -78,9 +85,17 @@ class _PassRun:
             self._models[key] = model, model is not None and size(model) < self.size
         return self._models[key]
 
+    def known_no(self, kept: tuple) -> bool:
+        """The test is known to answer no for the (smaller) model of `kept` (`refuses`)."""
+        key = frozenset(kept)
+        if key not in self._known_no:
+            model = self.model(kept)[0]
+            self._known_no[key] = bool(self.refuses and model is not None and self.refuses(model))
+        return self._known_no[key]
+
     def refused(self, kept: tuple) -> bool:
         """The answer for `kept` is False without a test (the search may look ahead)."""
-        return not self.model(kept)[1]
+        return not self.model(kept)[1] or self.known_no(kept)
 
     def candidate(self, kept: tuple) -> Candidate:
         """The smaller model for `kept`, ready to judge."""
@@ -98,14 +113,19 @@ class Reducer:
 
     `on_improve(repro)` is called after every accepted change (the CLI writes the best
     result so far to disk there), `on_call(stats, best)` after every test (progress).
-    `max_calls` / `max_time` bound the oracle work; `best` is the smallest interesting
+    `rounds` caps the rounds of the reopening passes (None: to their fixpoint; 1: each
+    once, for a stage whose result a later stage proves). `max_calls` / `max_time` bound
+    the oracle work; `best` is the smallest interesting
     model so far, also after an interrupt. With `jobs` > 1, `test` is called from up to
     `jobs` threads at once (`Speculation`): the same decisions and result as with one.
     `tag` prefixes its journal keys: a test that asks another question of the same model
-    (another limit) shares the journal without sharing answers.
+    (another limit) shares the journal without sharing answers. `refuses(model)` names the
+    models the test answers no for without a call (the oracle's: in ratio mode, a model with
+    no symbol left is its own static twin): refused like a model that is not smaller.
     """
 
     test: Test
+    refuses: Callable[[Repro], bool] | None = None
     passes: list[Pass[Any]] = field(default_factory=schedule)
     journal: Journal = field(default_factory=Journal)
     on_improve: Callable[[Repro], None] | None = None
@@ -113,6 +133,7 @@ class Reducer:
     max_calls: int | None = None
     max_time: float | None = None
     strategy: str = "auto"
+    rounds: int | None = None
     jobs: int = 1
     tag: str = ""
     stats: Stats = field(default_factory=Stats)
@@ -142,7 +163,7 @@ class Reducer:
         self.stats.fixpoint = False  # a run again (from a re-verified model) proves it anew
         try:
             current = self._reduce(current)
-            self.stats.fixpoint = True
+            self.stats.fixpoint = self.rounds is None  # capped rounds prove nothing
         except BudgetExhausted as e:
             self.stats.stopped_by = str(e)
             current = self.best
@@ -183,8 +204,9 @@ class Reducer:
         most edits left are needed, so there `auto` searches one edit at a time (`greedy`:
         n calls to prove n edits needed, bisection n + 2)."""
         strategy, reopened = self.strategy, True
-        first = True
-        while reopened:
+        first, done = True, 0
+        while reopened and (self.rounds is None or done < self.rounds):
+            done += 1
             reopened = False
             for p in (p for p in self.passes if p.reopens):
                 if first:
@@ -225,7 +247,7 @@ class Reducer:
         """`p`'s search on `current` over its edits (those in `only`, if given): the smaller
         model it made and the edits it made there, or None."""
         key = (p.name, id(current), only)
-        run = self._runs.get(key) or _PassRun(p, current, only)
+        run = self._runs.get(key) or _PassRun(p, current, only, self.refuses)
         if self.jobs > 1:  # the replays come back to it (one run at -j 1 keeps nothing)
             self._runs[key] = run
         search_ = partial(self._search, run, strategy, asker)
@@ -242,6 +264,8 @@ class Reducer:
                 return False
             if not smaller:
                 asker.once(self._not_smaller)
+                return False
+            if run.known_no(kept):
                 return False
             return asker.ask(run.candidate(kept))
 

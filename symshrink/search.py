@@ -25,6 +25,9 @@ prints the tables, ``tests/test_search.py`` asserts the claims):
 - ``greedy`` — adaptive block deletion (Hypothesis / Shrink Ray): 0.58x; best when
   nearly every item is needed, up to 2x bisect's calls when few are.
 
+``coarse`` (:data:`PREPARING`, not one of them) is bisect-DD keeping small failed groups
+whole: not 1-minimal, for a stage whose proofs a later stage makes.
+
 ``auto`` picks ``bisect``: the fewest calls on sparse, clustered and threshold
 predicates, and within ~10% of ``greedy`` when most items are needed.
 
@@ -55,6 +58,7 @@ __all__ = [
     "CountingPredicate",
     "bisect_dd",
     "by_classes",
+    "coarse_dd",
     "ddmin",
     "find_integer",
     "greedy_chunks",
@@ -247,6 +251,7 @@ def bisect_dd(
     *,
     sweep: bool = True,
     refused: Refused[T] | None = None,
+    least: int = 1,
 ) -> tuple[T, ...]:
     """ProbDD's expected-gain rule with p learnt from the run, plus bisection of failures.
 
@@ -273,6 +278,10 @@ def bisect_dd(
     ``sweep=False`` it ends after the main loop, for a caller that runs the search again
     on its result whenever it removed something (a run that removes nothing tested every
     single removal on an unchanged list: 1-minimal without a sweep).
+
+    ``least`` > 1 keeps a failed group of at most that many items whole, unbisected and
+    unprobed (:func:`coarse_dd`): what goes in groups goes, and no item is proved needed
+    on its own, for a stage whose proofs a later one makes.
     """
     state = _KeptList(_distinct(items), test)
     total = len(state.kept)
@@ -295,17 +304,36 @@ def bisect_dd(
         hits += probe
         last_removed = 0
         # Invariant: removing `group` from the current list fails.
-        while len(group) > 1:
+        while len(group) > least:
             left, right = group[: len(group) // 2], group[len(group) // 2 :]
             if state.try_remove(left):
                 group = right
             else:
                 group, rest = left, right + rest
-        state.mark_needed(group[0])
+        if len(group) == 1:
+            state.mark_needed(group[0])
         found += 1
         unresolved = rest
-        probe = hits >= misses
+        probe = least == 1 and hits >= misses
     return state.sweep() if sweep else tuple(state.kept)
+
+
+COARSE_LEAST = 3
+"""The largest failed group :func:`coarse_dd` keeps whole."""
+
+
+def coarse_dd(
+    items: Iterable[T],
+    test: Predicate[T],
+    *,
+    sweep: bool = False,
+    refused: Refused[T] | None = None,
+) -> tuple[T, ...]:
+    """bisect-DD taking only what goes in groups: a failed group of at most COARSE_LEAST
+    items is kept whole, and nothing is proved needed on its own (no sweep). For a stage
+    that only prepares the reduction (the graph passes at the original's ratio): the
+    proofs are the later stage's, at R, where a call is cheaper."""
+    return bisect_dd(items, test, sweep=False, refused=refused, least=COARSE_LEAST)
 
 
 def _first_try(state: _KeptList[T], unresolved: list[T], refused: Refused[T] | None) -> int:
@@ -462,6 +490,9 @@ STRATEGIES: dict[str, Minimizer] = {
     "bisect": bisect_dd,
     "greedy": greedy_chunks,
 }
+"""The minimizers whose results are 1-minimal, compared in benchmarks/search_calls.py."""
+PREPARING: dict[str, Minimizer] = {"coarse": coarse_dd}
+"""Searches that are not 1-minimal, for a stage whose result a later stage proves."""
 AUTO = "bisect"
 
 
@@ -469,9 +500,9 @@ def strategy_named(strategy: str) -> tuple[str, Minimizer]:
     """The strategy's name (`auto` resolved) and its minimizer; ValueError if unknown."""
     name = AUTO if strategy == "auto" else strategy
     try:
-        return name, STRATEGIES[name]
+        return name, {**STRATEGIES, **PREPARING}[name]
     except KeyError:
-        choices = ", ".join(["auto", *STRATEGIES])
+        choices = ", ".join(["auto", *STRATEGIES, *PREPARING])
         raise ValueError(f"unknown strategy {strategy!r}; choose from {choices}") from None
 
 
@@ -486,11 +517,11 @@ def searcher(
     first (:func:`by_classes`). ``sweep`` and ``refused`` are bisect-DD's (:func:`bisect_dd`);
     the other strategies take neither (ddmin and greedy end 1-minimal by their own loop)."""
     _, minimizer = strategy_named(strategy)
-    if minimizer is not bisect_dd:
+    if minimizer not in (bisect_dd, coarse_dd):
         return by_classes(minimizer, classes) if classes else minimizer
     if classes:
-        return by_classes(partial(bisect_dd, sweep=sweep), classes, refused)
-    return partial(bisect_dd, sweep=sweep, refused=refused)
+        return by_classes(partial(minimizer, sweep=sweep), classes, refused)
+    return partial(minimizer, sweep=sweep, refused=refused)
 
 
 def minimize(

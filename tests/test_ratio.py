@@ -789,3 +789,23 @@ def test_a_journal_judged_before_the_floor_resumes_at_floor_0(repro: Path) -> No
     assert default["floor"] == DEFAULT_FLOOR_S > 0
     absolute = minimize_mod.Options(repro=repro, threshold=3.0)
     assert "floor" not in minimize_mod.judged_by(absolute, model)
+
+
+def test_in_ratio_mode_a_model_with_no_free_symbol_is_refused_without_a_run(
+    repro: Path, tmp_path: Path
+) -> None:
+    """It is its own static twin: its ratio is 1. Against an absolute threshold or the
+    independent retrace it is a candidate like any other."""
+    model = parse_file(repro)
+    none_left = PIN.apply(model, [Pin(n) for n in model.hints])
+    one_left = PIN.apply(model, [Pin(n) for n in list(model.hints)[1:]])
+    assert none_left is not None and one_left is not None and not none_left.hints
+
+    def oracle(**options: object) -> CompileOracle:
+        calibration = Calibration("cpu", (), 4.0, baseline_measures=(BASE_S,) * 3, **options)  # type: ignore[arg-type]
+        return CompileOracle(calibration, WidthRunner(), judging=JUDGING, scratch=tmp_path)
+
+    ratio = oracle(ratio=4.0)
+    assert ratio.refuses(none_left) and not ratio.refuses(one_left)
+    assert not oracle(ratio=4.0, baseline="independent").refuses(none_left)
+    assert not oracle().refuses(none_left)  # an absolute threshold

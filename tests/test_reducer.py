@@ -267,3 +267,24 @@ def test_a_hint_that_cannot_halve_is_asked_once_however_many_others_halve() -> N
     assert dict(result.hints) == {"s0": 100, "s1": 600, "s2": 3}
     assert sum(h["s1"] == 300 for h in asked) == 1
     assert sum(h["s0"] == 50 for h in asked) == 1
+
+
+def test_a_model_the_test_refuses_never_reaches_it() -> None:
+    """The oracle names models it would answer no for without a run (in ratio mode, one with
+    no free symbol left is its own static twin): the reducer asks it no call of them, and
+    reaches the same result with fewer calls."""
+    model = planted_model(16)
+    asked: list[Repro] = []
+
+    def test(candidate: Candidate) -> bool:
+        asked.append(candidate.repro)
+        return planted_predicate({"s3"})(candidate)
+
+    plain = Reducer(test=test)
+    expected = plain.run(model)
+    assert any(not m.hints for m in asked)  # pinning every symbol is asked without it
+    asked.clear()
+    refusing = Reducer(test=test, refuses=lambda m: not m.hints)
+    assert refusing.run(model) == expected
+    assert asked and all(m.hints for m in asked)
+    assert refusing.stats.oracle_calls < plain.stats.oracle_calls

@@ -503,3 +503,42 @@ def test_without_the_sweep_searching_again_until_nothing_goes_is_one_minimal(
     while (result := minimize(current, test, sweep=False)) != current:
         current = result
     assert_one_minimal(current, test)
+
+
+# --- coarse: groups only, for a stage that prepares ----------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=planted_cases())
+def test_coarse_keeps_the_needed_items_and_proves_none_alone(
+    case: tuple[tuple[int, ...], frozenset[int]],
+) -> None:
+    """Whatever it keeps holds the needed set (its result tested True), and every item it
+    keeps beside them sits in a failed group of at most COARSE_LEAST: it never asks about
+    one item alone except where a group of one is what is left to try."""
+    from symshrink.search import COARSE_LEAST
+
+    items, needed = case
+    asked: list[int] = []
+
+    def test(kept: tuple[int, ...]) -> bool:
+        asked.append(len(items) - len(kept))
+        return needed <= set(kept)
+
+    result = minimize(items, test, "coarse")
+    assert needed <= set(result)
+    assert len(result) <= len(needed) * COARSE_LEAST
+    assert asked.count(1) <= len(items) - len(result) + len(needed)
+
+
+def test_coarse_spends_fewer_calls_than_bisect_where_most_items_are_needed() -> None:
+    """The graph stage's case: most single removals fail (a node the pathology needs)."""
+    items = tuple(range(16))
+    needed = frozenset(range(0, 16, 2))
+    calls = {}
+    for name in ("bisect", "coarse"):
+        counting = CountingPredicate(planted(needed))
+        result = minimize(items, counting, name)
+        assert needed <= set(result)
+        calls[name] = counting.calls
+    assert calls["coarse"] < calls["bisect"] / 2

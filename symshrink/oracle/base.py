@@ -20,6 +20,7 @@ from symshrink.verdict import Verdict
 
 if TYPE_CHECKING:  # the model, hence sympy: `import symshrink.oracle` stays cheap
     from symshrink.repro.candidate import Candidate
+    from symshrink.repro.model import Repro
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -106,6 +107,11 @@ class BaseOracle:
             return [fn(x) for x in items]
         with ThreadPoolExecutor(max_workers=min(width, len(items))) as ex:
             return list(ex.map(fn, items))
+
+    def refuses(self, repro: Repro) -> bool:
+        """Whether this oracle would answer no for `repro` without running it (the reducer
+        then asks no call of it)."""
+        return False
 
     def not_interesting(self, verdict: Verdict) -> str:
         """Why an original with this verdict cannot be reduced, in one line."""

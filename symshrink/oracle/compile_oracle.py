@@ -37,6 +37,7 @@ from symshrink.verdict import Verdict
 if TYPE_CHECKING:
     from symshrink.baseline import BaselineKind
     from symshrink.repro.candidate import Candidate
+    from symshrink.repro.model import Repro
 
 log = logging.getLogger(__name__)
 
@@ -255,6 +256,14 @@ class CompileOracle(BaseOracle):
             jobs=self.jobs,
             beside=self.beside,
         )
+
+    def refuses(self, repro: Repro) -> bool:
+        """In ratio mode against the static twin, a model with no free symbol left is its
+        own twin (`baseline.is_own_twin`): its ratio is 1, never R."""
+        from symshrink.baseline import is_own_twin  # sympy: `import symshrink.oracle` stays cheap
+
+        cal = self.calibration
+        return cal.ratio is not None and cal.baseline == "static" and is_own_twin(repro)
 
     def not_interesting(self, verdict: Verdict) -> str:
         detail = f": {verdict.detail}" if verdict.detail else ""
