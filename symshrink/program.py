@@ -284,7 +284,7 @@ class _Program:
             body.append(f"{_targets(from_sizes)} = (t.size(0) for t in {self.names['sizes']})")
         if self.carried:
             symbols = sorted(self.carried)
-            body.append(f"{_targets(symbols)} = {', '.join(self.carried[s] for s in symbols)}")
+            body.append(f"{', '.join(symbols)} = {', '.join(self.carried[s] for s in symbols)}")
         if self.unbacked:
             body.append(f"{_targets(self.unbacked)} = {self.names['items']}.tolist()")
         more = f"[t.size(0) for t in {self.names['more']}]"

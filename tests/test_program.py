@@ -23,6 +23,7 @@ import pytest
 
 from symshrink.errors import ReproError, UsageError
 from symshrink.expr import OP_NAMES, evaluate, parse_expr, symint_str
+from symshrink.passes.symbols import PIN, Pin
 from symshrink.program import program_path, render_program
 from symshrink.repro.model import SymIntInput
 from symshrink.repro.parse import parse_file
@@ -196,6 +197,22 @@ def test_the_program_at_n_is_the_model_at_that_width(name: str, tmp_path: Path) 
         ]
         shapes = {d for out in program["graph"](*program["inputs"](n, False)) for d in out.shape}
         assert set(hints) <= shapes | backed, (n, hints, shapes)
+
+
+@pytest.mark.torch
+def test_a_program_with_one_symbol_carried_by_a_graph_input_runs(tmp_path: Path) -> None:
+    """One free symbol left, the length of a tensor the graph reads: it is read as that
+    tensor's size (`s = arg.size(0)`, no tuple to unpack), and the graph runs eagerly."""
+    model = parse_file(GOLDEN / "floordiv_sum_n4.py")
+    one = PIN.apply(model, [Pin(n) for n in list(model.hints)[1:]])
+    assert one is not None and len(one.hints) == 1
+    (name,) = one.hints
+    text = render_program(one, "one", "one.py")
+    program = _load(text, tmp_path, "one")
+    for dynamic in (True, False):
+        outs = program["graph"](*program["inputs"](1, dynamic))
+        assert outs and all(hasattr(out, "shape") for out in outs)
+    assert f"    {name} = " in text and f"    {name}, = " not in text
 
 
 @pytest.mark.spawns
