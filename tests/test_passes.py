@@ -71,6 +71,24 @@ def test_expr_edits_drop_lift_fold() -> None:
     assert exprs.PASS.apply(m, [exprs.Drop(add, 0), exprs.Drop(add, 1)]) is None
 
 
+def test_a_drop_that_only_removes_a_symbol_is_left_to_pin_symbols() -> None:
+    """Dropping a term whose one symbol occurs nowhere else is pinning it up to a constant:
+    not proposed. A term whose symbol occurs elsewhere too, or holds two, still is."""
+    m = symint_model("((s0 + 2*s1 + s2*s3 + 7)//160) + s3", {"s0": 5, "s1": 6, "s2": 8, "s3": 9})
+    total = parse_expr("s0 + 2*s1 + s2*s3 + 7")
+    dropped = {
+        total.args[e.index] for e in exprs.edits(m) if isinstance(e, exprs.Drop) and e.node == total
+    }
+    assert dropped == {parse_expr("s2*s3"), parse_expr("7")}  # s0 and 2*s1 are pins
+    assert exprs.Drop(total, total.args.index(parse_expr("s0"))) not in exprs.edits(m)
+    # s3 occurs outside the sum: its outer term is not a pin in disguise
+    outer = m.inputs[0].expr
+    assert {e.index for e in exprs.edits(m) if isinstance(e, exprs.Drop) and e.node == outer} == {
+        0,
+        1,
+    }
+
+
 def test_expr_edits_are_consistent_across_occurrences() -> None:
     """A sum that is both inside `k = S//160 + 866` and the SymInt `S` changes in both."""
     m = planted_model(4)

@@ -8,7 +8,7 @@ bottom-up rebuild, so nested edits compose.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import sympy
@@ -60,14 +60,40 @@ def subexpressions(repro: Repro) -> list[sympy.Expr]:
 
 
 def edits(repro: Repro) -> list[ExprEdit]:
+    """Each subexpression's drops, lifts and fold, but no drop of a term that is a pin in
+    disguise (`_pins_only`): pin-symbols proves that symbol needed already."""
     out: list[ExprEdit] = []
+    exprs = list(repro.input_exprs())
     for node in subexpressions(repro):
         if isinstance(node, sympy.Add | sympy.Mul):
-            out.extend(Drop(node, i) for i in range(len(node.args)))
+            out.extend(
+                Drop(node, i)
+                for i in range(len(node.args))
+                if not _pins_only(node, i, exprs, repro.hints)
+            )
         else:
             out.extend(Lift(node, i) for i, a in enumerate(node.args) if a.free_symbols)
         out.append(Fold(node))
     return out
+
+
+def _pins_only(
+    node: sympy.Expr, index: int, exprs: list[sympy.Expr], hints: Mapping[str, int]
+) -> bool:
+    """Whether dropping argument `index` of `node` only removes a free symbol: the term
+    holds one backed symbol (`s`, `2*s`) that occurs nowhere else in the model, neither in
+    `node`'s other arguments nor outside `node`. Dropping it is then pinning that symbol up
+    to a constant (its value leaves `node`, as pinning it adds its hint there), which
+    pin-symbols tests on the same model."""
+    names = free_symbol_names(node.args[index])
+    if len(names) != 1 or not names <= hints.keys():
+        return False
+    (name,) = names
+    others = (a for i, a in enumerate(node.args) if i != index)
+    if any(name in free_symbol_names(a) for a in others):
+        return False
+    hidden = sympy.Dummy()
+    return all(name not in free_symbol_names(e.xreplace({node: hidden})) for e in exprs)
 
 
 def rewrite(repro: Repro, chosen: Sequence[ExprEdit]) -> Repro | None:
