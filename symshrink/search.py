@@ -429,6 +429,8 @@ def by_classes(
     minimizer: Minimizer[T],
     classes: Sequence[Sequence[T]],
     refused: Refused[T] | None = None,
+    *,
+    upward: bool = False,
 ) -> Minimizer[T]:
     """`minimizer`, after each class of at least MIN_CLASS interchangeable items is cut
     by count: which of them go should not matter, only how many.
@@ -442,6 +444,10 @@ def by_classes(
     Otherwise (which items go matters: that removal is kept) the other survivors go to
     `minimizer` with everything else, which searches them one by one as usual (with
     `refused`, which must then be a keyword it takes, asked of the whole list).
+
+    `upward` counts from one item up instead (:func:`find_integer`), for lists where most
+    items are expected to be needed (the rounds that prove a result): 1 call when none can
+    go, where counting down from all of them takes log2(n) + 1.
     """
 
     def run(items: Iterable[T], test: Predicate[T]) -> tuple[T, ...]:
@@ -455,7 +461,10 @@ def by_classes(
             def removable(k: int, members: list[T] = members) -> bool:
                 return k <= len(members) and state.check(members[:k])
 
-            gone = _most_removable(removable, len(members))
+            if upward:
+                gone = find_integer(removable)
+            else:
+                gone = _most_removable(removable, len(members))
             if gone:
                 state.commit(members[:gone])
             survivors = members[gone:]
@@ -518,7 +527,9 @@ def searcher(
     the other strategies take neither (ddmin and greedy end 1-minimal by their own loop)."""
     _, minimizer = strategy_named(strategy)
     if minimizer not in (bisect_dd, coarse_dd):
-        return by_classes(minimizer, classes) if classes else minimizer
+        # greedy: the strategy for lists that are mostly needed, so count up from one
+        upward = minimizer is greedy_chunks
+        return by_classes(minimizer, classes, upward=upward) if classes else minimizer
     if classes:
         return by_classes(partial(minimizer, sweep=sweep), classes, refused)
     return partial(minimizer, sweep=sweep, refused=refused)
