@@ -67,6 +67,7 @@ class SimulatedChild:
     """A `Runner` whose child costs `cost(free symbols)` CPU seconds on `machine`."""
 
     slots = 1
+    shares_scratch = False  # no child: nothing reads a kill file written later
 
     def __init__(self, width: int, machine: Machine) -> None:
         self.width, self.machine = width, machine

@@ -140,6 +140,7 @@ class ScriptedRunner:
     """
 
     slots = 1
+    shares_scratch = False  # no child: nothing reads a kill file written later
 
     def __init__(self, *answers: tuple[str, float, dict | None, dict[str, int]]) -> None:
         self.answers = list(answers)

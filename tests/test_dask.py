@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -174,6 +175,39 @@ def test_cold_runner_on_a_local_cluster_kills_at_the_threshold(tmp_path: Path) -
         run = runner.run(job, Limits(timeout_s=30))
         assert run.error is None
         assert run.result is not None
+    finally:
+        runner.close()
+
+
+def test_a_local_cluster_sees_a_kill_point_written_after_the_job_started(
+    tmp_path: Path,
+) -> None:
+    """`local:N` workers run on this host: a kill point written into the job's kill file
+    while it runs stops it there, as on a local runner, so one job can run a candidate
+    beside its twin (`shares_scratch`). A scheduler at an address makes no such claim."""
+    pytest.importorskip("distributed", reason=NO_DASK)
+    runner = connect("local:2")
+    try:
+        assert runner.shares_scratch
+        kill_file = tmp_path / "kill"
+        job = Job.create(tmp_path, "import time\ntime.sleep(60)\n", Workload(entry="script"))
+        limits = Limits(timeout_s=30, kill_file=str(kill_file), clock="wall")
+        with ThreadPoolExecutor(1) as ex:
+            running = ex.submit(runner.run, job, limits)
+            time.sleep(3)
+            kill_file.write_text("1.0")
+            run = running.result(timeout=30)
+        assert run.exit.reason == "threshold" and run.exit.clean
+        assert run.exit.wall_s < 10
+    finally:
+        runner.close()
+
+
+def test_a_scheduler_at_an_address_does_not_share_scratch(cluster: str) -> None:
+    wait_for_workers(cluster)
+    runner = connect(cluster)
+    try:
+        assert not runner.shares_scratch
     finally:
         runner.close()
 

@@ -322,6 +322,7 @@ class ScriptedRunner:
     """A Runner that replays given runs: measures in CPU seconds, None = killed."""
 
     slots = 1
+    shares_scratch = False  # no child: nothing reads a kill file written later
 
     def __init__(self, measures: list[float | None]) -> None:
         self.measures = list(measures)

@@ -54,6 +54,8 @@ TICK_S = 0.01  # real seconds per simulated second, for runs raced against the o
 class WidthRunner:
     """A `Runner` whose child's cost is driven by the script's free symbols."""
 
+    shares_scratch = False  # a run beside another is asked for explicitly (beside=True)
+
     def __init__(self, endless: int | None = None, slots: int = 1, cost_s: float = COST_S) -> None:
         self.endless, self.slots, self.cost_s = endless, slots, cost_s
         self.runs: list[tuple[int, str, Limits]] = []  # (free symbols, mode, limits)

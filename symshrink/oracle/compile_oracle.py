@@ -108,9 +108,10 @@ class CompileOracle(BaseOracle):
         a candidate must run to be slow (`noise.limit`). A given `runner` (a Dask cluster,
         say) replaces the local one that `warm`, `jobs` and `preload` describe; the oracle
         closes it. With one job the local runner has a second slot, which works beside each
-        candidate's first run."""
+        candidate's first run; so does a given runner of two slots or more whose children
+        see this process's files (`shares_scratch`: a Dask cluster on this host)."""
         judging = judging or Judging()
-        beside = runner is None and jobs == 1 and threshold_s is None
+        beside = jobs == 1 and threshold_s is None and (runner is None or runner.shares_scratch)
         if runner is None:
             slots = jobs + 1 if beside else jobs
             runner = (

@@ -70,13 +70,20 @@ class DaskRunner:
 
     `slots` is read from the client once: the reduction's calls at once for the whole run.
     `close` cancels the tasks in flight (their candidates are killed on their workers) and
-    closes `owned` (what `connect` opened: the client, a local cluster).
+    closes `owned` (what `connect` opened: the client, a local cluster). `shares_scratch`:
+    the workers run on this host (`local:N`), so a kill file written here reaches them.
     """
 
     def __init__(
-        self, client: Any, local: LocalRunner = ColdRunner, *, owned: Sequence[Any] = ()
+        self,
+        client: Any,
+        local: LocalRunner = ColdRunner,
+        *,
+        owned: Sequence[Any] = (),
+        shares_scratch: bool = False,
     ) -> None:
         self.client = client
+        self.shares_scratch = shares_scratch
         self.local = local
         self.slots = max(1, sum(client.nthreads().values()))
         self._owned = list(owned)
@@ -132,6 +139,8 @@ def _result(future: Any) -> Run:
 class WorkerPool:
     """The `LocalRunner` of the compile oracle on Dask: this worker's warm pool, which its
     `WarmPoolPlugin` started when the worker did (torch imported once per worker)."""
+
+    shares_scratch = True
 
     def __init__(self) -> None:
         from distributed import get_worker
@@ -212,7 +221,7 @@ def connect(
             log.warning(
                 "Dask worker %s has symshrink %s, here %s", worker, version, symshrink.__version__
             )
-    runner = DaskRunner(client, local, owned=owned)
+    runner = DaskRunner(client, local, owned=owned, shares_scratch=scheduler.startswith("local:"))
     log.info("Dask scheduler %s: %d worker threads", address, runner.slots)
     return runner
 

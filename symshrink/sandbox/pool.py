@@ -151,6 +151,8 @@ class WarmPool:
     process killed before that leaves it there, for whoever owns `root` to remove.
     """
 
+    shares_scratch = True
+
     def __init__(
         self,
         *,

@@ -349,9 +349,12 @@ def collect(job: Job, exit_: Exit) -> Run:
 
 
 class Runner(Protocol):
-    """Runs one job to completion or to its limit; `slots` jobs may run at once."""
+    """Runs one job to completion or to its limit; `slots` jobs may run at once.
+    `shares_scratch`: its children see this process's files, so a kill point written into
+    a job's `kill_file` after the job started reaches its child (a run beside another)."""
 
     slots: int
+    shares_scratch: bool
 
     def run(self, job: Job, limits: Limits) -> Run: ...
 
@@ -387,6 +390,8 @@ def run_leader(
 class ColdRunner:
     """Each candidate in a fresh `python -m symshrink.sandbox.child` (pays the torch import)."""
 
+    shares_scratch = True
+
     def __init__(self, *, slots: int = 1, python: str = sys.executable) -> None:
         self.slots = slots
         self.python = python
@@ -405,6 +410,8 @@ class CommandRunner:
 
     A Runner, so that the command can run wherever runners do (a Dask worker, say).
     """
+
+    shares_scratch = True
 
     def __init__(self, cmd: Sequence[str], *, slots: int = 1) -> None:
         self.cmd = list(cmd)
