@@ -461,10 +461,8 @@ def by_classes(
             def removable(k: int, members: list[T] = members) -> bool:
                 return k <= len(members) and state.check(members[:k])
 
-            if upward:
-                gone = find_integer(removable)
-            else:
-                gone = _most_removable(removable, len(members))
+            count = find_integer if upward else partial(_most_removable, n=len(members))
+            gone = count(removable)
             if gone:
                 state.commit(members[:gone])
             survivors = members[gone:]

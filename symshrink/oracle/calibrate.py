@@ -33,6 +33,7 @@ from symshrink.sandbox import Clock, Profile, Run
 
 if TYPE_CHECKING:
     from symshrink.baseline import BaselineKind
+    from symshrink.repro.model import Repro
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +102,13 @@ class Calibration:
             return f"threshold {self.threshold_s:.1f} s"
         floor = f", at least {self.floor_s:g} s {self.clock} (--floor)" if self.floor_s else ""
         return f"slow = {self.ratio:g}x its {self.baseline} control{floor}"
+
+    def refuses(self, repro: Repro) -> bool:
+        """Whether the rule says no to `repro` without a run: against the static twin, a
+        model with no free symbol left is its own twin (`baseline.is_own_twin`), ratio 1."""
+        from symshrink.baseline import is_own_twin  # sympy: `import symshrink.oracle` stays cheap
+
+        return self.ratio is not None and self.baseline == "static" and is_own_twin(repro)
 
     @property
     def baseline_s(self) -> float | None:

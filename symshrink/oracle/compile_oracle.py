@@ -3,13 +3,13 @@
 A verdict is a ratio measured in the same run: each candidate's control (its static twin,
 `symshrink.baseline`) is measured once per canonical form, and the candidate is killed once
 it has used R x that time, or the floor where that is longer (`noise.limit`), x (1 + margin)
-during the reduction: still running then = slow.
-An interesting candidate costs R x its control, a few seconds, whatever the original costs.
-`--threshold` keeps an absolute limit instead. This module holds the oracle's state and
-its primitives (a run, a limit, a verdict); `original` calibrates it, `deciding` runs a
-candidate as often as the noise rules (`noise`) ask, `verdicts` makes the runs a verdict
-(the slippage guard: 'slipped' when the hot spots are not the original's), `controls`
-measures the controls. `reverify` re-runs a final result, and its control, fresh.
+during the reduction: still running then = slow, so an interesting candidate costs R x its
+control whatever the original costs. `--threshold` keeps an absolute limit instead. This
+module holds the oracle's state and its primitives (a run, a limit, a verdict); `original`
+calibrates it, `deciding` runs a candidate as often as the noise rules (`noise`) ask,
+`verdicts` makes the runs a verdict (the slippage guard: 'slipped' when the hot spots are
+not the original's), `controls` measures the controls. `reverify` re-runs a final result,
+and its control, fresh.
 """
 
 from __future__ import annotations
@@ -62,8 +62,7 @@ class CompileOracle(BaseOracle):
         profiles (a corpus entry's, whose original is not at hand). `controls`: the store
         of measured control times (journaled by minimize, so a resumed run reuses them).
         `jobs`: candidates at once (None: the runner's slots). `beside`: a spare slot works
-        beside each candidate's first run (`deciding`; one job and a local runner of
-        two slots: the runner's processes must see the scratch files)."""
+        beside each candidate's first run (`deciding`; one job, two slots or more)."""
         jobs = runner.slots if jobs is None else jobs
         super().__init__(jobs=jobs)
         self.beside = beside and jobs == 1 and runner.slots >= 2
@@ -107,9 +106,8 @@ class CompileOracle(BaseOracle):
         never waited for), or load a saved calibration. `floor_s`: in ratio mode, the least
         a candidate must run to be slow (`noise.limit`). A given `runner` (a Dask cluster,
         say) replaces the local one that `warm`, `jobs` and `preload` describe; the oracle
-        closes it. With one job the local runner has a second slot, which works beside each
-        candidate's first run; so does a given runner of two slots or more whose children
-        see this process's files (`shares_scratch`: a Dask cluster on this host)."""
+        closes it. With one job a second slot works beside each candidate's first run: the
+        local runner's, or a given one's that `shares_scratch` (a Dask cluster here)."""
         judging = judging or Judging()
         beside = jobs == 1 and threshold_s is None and (runner is None or runner.shares_scratch)
         if runner is None:
@@ -259,12 +257,7 @@ class CompileOracle(BaseOracle):
         )
 
     def refuses(self, repro: Repro) -> bool:
-        """In ratio mode against the static twin, a model with no free symbol left is its
-        own twin (`baseline.is_own_twin`): its ratio is 1, never R."""
-        from symshrink.baseline import is_own_twin  # sympy: `import symshrink.oracle` stays cheap
-
-        cal = self.calibration
-        return cal.ratio is not None and cal.baseline == "static" and is_own_twin(repro)
+        return self.calibration.refuses(repro)
 
     def not_interesting(self, verdict: Verdict) -> str:
         detail = f": {verdict.detail}" if verdict.detail else ""
