@@ -5,8 +5,8 @@ calibration, so `--resume` repeats no call) is held and prepared, the oracle mad
 options (`minimize_oracle`), the original checked, the stages run (`minimize_stages`: the
 graph stage, every pass at R, re-verification and walking back), the best result so far
 written atomically after every accepted change, the record written (`minimize_record`),
-and the result's torch.compile program beside it. It imports no torch: the oracle runs
-torch in child processes.
+and the result's torch.compile program beside it (`minimize_program`). It imports no
+torch: the oracle runs torch in child processes.
 """
 
 from __future__ import annotations
@@ -18,19 +18,17 @@ from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
-from symshrink.errors import NotInteresting, ReproError
-from symshrink.files import atomic_write
+from symshrink.errors import NotInteresting
 from symshrink.journal import Journal
 from symshrink.minimize_options import Options, check_values, judged_by
 from symshrink.minimize_oracle import check_oracle_options, make_oracle
+from symshrink.minimize_program import program_width, with_program
 from symshrink.minimize_record import end_line, final_record
 from symshrink.minimize_stages import reduce, stages
 from symshrink.oracle import CompileOracle
 from symshrink.oracle.base import BaseOracle
-from symshrink.program import program_path, render_program
-from symshrink.program_check import check_program
 from symshrink.progress import Best, Progress
-from symshrink.records import JOURNAL, REPORT, ProgramCheck, RunRecord, Side
+from symshrink.records import JOURNAL, REPORT, RunRecord, Side
 from symshrink.reducer import Reducer, Stats
 from symshrink.repro.candidate import Candidate
 from symshrink.repro.model import Repro
@@ -126,10 +124,13 @@ def _run(opts: Options, original: Repro, work: WorkDir) -> Outcome:
         )
         record.save(work / REPORT)  # the result stands whatever its program does
         run = interrupted is None and isinstance(oracle, CompileOracle)
-        if run:
-            progress.phase("running the result's torch.compile program")
         try:
-            record = with_program(record, opts, work.out, done.final, run=run)
+            runs_at = None
+            if interrupted is None and isinstance(oracle, CompileOracle):
+                progress.phase("widening the result to where it is clearly slow")
+                runs_at = program_width(oracle, done.final, opts.calibration_runs)
+                progress.phase("running the result's torch.compile program")
+            record = with_program(record, opts, work.out, done.final, run=run, runs_at=runs_at)
         except Interrupted as e:  # the record above stands
             interrupted = e
             resume()
@@ -161,47 +162,6 @@ def _check_original(oracle: BaseOracle, journal: Journal, original: Candidate) -
         journal.put(original.key, verdict)
     if not verdict.interesting:
         raise NotInteresting(oracle.not_interesting(verdict))
-
-
-PROGRAM_STOP = 2.0
-"""A dynamic run of the result's program is stopped at this many times R x its static
-median: a compile that would not end costs that much, and shows as at least 2R."""
-PROGRAM_RUN_MIN_S = 120.0
-"""The least wall time one run of the result's program is given, whatever `--timeout` (an
-oracle call's, in a warm worker): each run is a fresh process that imports torch and
-compiles a warm-up first, up to a minute on 2 cores at load 6 (a triage of 8 minutes gave
-its calls 38 s, and the program's first static run was stopped there)."""
-
-
-def with_program(
-    record: RunRecord, opts: Options, out: Path, final: Repro, *, run: bool
-) -> RunRecord:
-    """`record` with the result's torch.compile program written beside `out` (atomically)
-    and, with `run`, checked against static shapes: k fresh runs of each, judged at R
-    (`program_check`). A model the program cannot show is recorded with why, not raised."""
-    target = program_path(out)
-    try:
-        if target.resolve() == opts.repro.resolve():
-            raise ReproError(f"no program: {target.name} would overwrite the input")
-        text = render_program(
-            final, target.name.removesuffix(".program.py"), out.name, opts.torch_settings
-        )
-    except ReproError as e:
-        why = str(e).removeprefix("no program: ")
-        check = ProgramCheck(verdict="no program", why=why, at_ratio=opts.ratio)
-        return replace(record, program_check=check)
-    atomic_write(target, text)
-    record = replace(record, program=str(target.resolve()))
-    if not run:
-        return record
-    check = check_program(
-        target,
-        ratio=opts.ratio,
-        runs=opts.calibration_runs,
-        timeout_s=max(opts.timeout, PROGRAM_RUN_MIN_S),
-        stop_at=PROGRAM_STOP * opts.ratio,
-    )
-    return replace(record, program_check=check)
 
 
 def _show(progress: Progress, stats: Stats, best: Repro) -> None:

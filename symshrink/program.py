@@ -34,7 +34,7 @@ from pathlib import Path
 
 import sympy
 
-from symshrink.errors import ExprError, ReproError
+from symshrink.errors import ExprError, ReproError, UsageError
 from symshrink.expr import ModularIndexing, Where, free_symbol_names, op_count, symbol, symint_str
 from symshrink.repro.model import OtherInput, Repro, SymIntInput, TensorInput
 from symshrink.repro.source import forward_lines, forward_params
@@ -91,16 +91,21 @@ def render_program(
     name: str = "repro",
     source: str | None = None,
     settings: Mapping[str, str] | None = None,
+    *,
+    runs_at: int | None = None,
 ) -> str:
     """The `torch.compile` program of `repro` (see the module docstring).
 
     `name` heads its docstring and `source` says which file it was written from;
     `settings` are `--torch-setting` values (`{"torch._inductor.config.x": "1"}`) the
-    program applies, as the retrace did. Raises ReproError for a model no program can
-    show: no free symbol, distinct symbols with equal hints (Dynamo would make them one
-    symbol: duck sizing), or an expression with no public SymInt form.
+    program applies, as the retrace did. `runs_at`: the width `--n` defaults to, wider
+    than the repro's own (a member of its width family where it was clearly slow); the
+    repro itself is then `--n` its own width. Raises ReproError for a model no program
+    can show: no free symbol, distinct symbols with equal hints (Dynamo would make them
+    one symbol: duck sizing), or an expression with no public SymInt form; UsageError for
+    a `runs_at` the repro has no width family member at.
     """
-    return _Program(repro, settings or {}).render(name, source)
+    return _Program(repro, settings or {}).render(name, source, runs_at)
 
 
 class _Program:
@@ -218,12 +223,24 @@ class _Program:
 
     # ------------------------------------------------------------------ the text
 
-    def render(self, name: str, source: str | None) -> str:
+    def render(self, name: str, source: str | None, runs_at: int | None = None) -> str:
+        own = len(self.knob)
+        runs_at = None if runs_at == own else runs_at
+        if runs_at is not None:
+            if self.widest is None or runs_at < own:
+                raise UsageError(f"no width {runs_at} to run at: {name} has {own}, no sum to widen")
+            self.notes.append(
+                f"--n defaults to {runs_at}, its widest sum widened by {runs_at - own} symbols,"
+                f" where it was clearly slow when written; --n {own} is {name} itself"
+            )
         parts = [self._header(name, source), self._constants(), self._graph()]
         if self._used_rebuilt():
             parts.append(self._derived())
         check = _N_CHECK if self.widest is not None else _N_CHECK_CUT
-        parts += [self._inputs(), _HARNESS.replace(_N_CHECK, check)]
+        harness = _HARNESS.replace(_N_CHECK, check)
+        if runs_at is not None:
+            harness = harness.replace("default=len(WIDEST)", f"default={runs_at}")
+        parts += [self._inputs(), harness]
         return "\n\n".join(p.strip("\n") for p in parts) + "\n"
 
     def _header(self, name: str, source: str | None) -> str:

@@ -127,14 +127,15 @@ def judge(
 
 def through_program(check: ProgramCheck) -> str:
     """Whether the pathology shows through torch.compile, in a clause: what minimize's end
-    line and the report say."""
+    line and the report say; with the width it ran at when that was not the repro's own."""
+    at = "" if check.n is None else f" at width {check.n}"
     if check.verdict == "slow":
-        return f"it reproduces through torch.compile ({check.why})"
+        return f"it reproduces through torch.compile{at} ({check.why})"
     if check.verdict == "close":
-        edge = f"at the edge of {check.at_ratio:g}x through torch.compile"
+        edge = f"at the edge of {check.at_ratio:g}x through torch.compile{at}"
         return f"{edge}, too close to call ({check.why})"
     if check.verdict == "not slow":
-        return f"only through symshrink's retrace, not through torch.compile ({check.why})"
+        return f"only through symshrink's retrace, not through torch.compile{at} ({check.why})"
     if check.verdict == "error":
         return f"its torch.compile program failed ({check.why})"
     return f"no torch.compile program ({check.why})"

@@ -74,8 +74,9 @@ AFTER_MAX_SHARE = 0.6
 PROGRAM_CHECK_S for the result's program.py, run by minimize in 3 + 3 fresh processes
 (each imports torch and compiles a warm-up first: 262 s for a 1-second compile at load 6
 on 2 cores, the same when the graph is tiny), and AFTER_SHARE of the budget for the
-re-verification (3 fresh runs of the result, more when it walks back: they cost what
-the graph's compile costs), the match and the report."""
+re-verification and the widening to the program's width (3 fresh runs of the result
+and of each wider member tried, more when it walks back: they cost what the graph's
+compile costs), the match and the report."""
 CALL_SHARE = 0.2
 """The longest one oracle call may run, as a share of the reduction's time (and at most
 minimize's own default, 600 s): calibration's longer reference run is capped by it."""

@@ -10,6 +10,7 @@ themselves: the family can then only be cut.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import sympy
 
@@ -18,7 +19,7 @@ from symshrink.expr import symbol
 from symshrink.passes.common import normalize, substitute_model
 from symshrink.repro.model import Repro
 
-__all__ = ["at_width", "knob", "parse_widths", "widest_sum", "width"]
+__all__ = ["at_width", "first_clear", "knob", "parse_widths", "widest_sum", "width"]
 
 
 def widest_sum(repro: Repro) -> sympy.Add | None:
@@ -80,6 +81,20 @@ def at_width(repro: Repro, width: int) -> Repro | None:
     wider = sympy.Add(*add.args, *(symbol(name) for name in fresh))
     model = repro.map_exprs(lambda e: e.xreplace({add: wider}))
     return normalize(model.replace(hints={**repro.hints, **fresh}))
+
+
+def first_clear(repro: Repro, clear: Callable[[Repro], bool], upto: int) -> int | None:
+    """The smallest width from `repro`'s own up to `upto` whose member `clear` says yes to,
+    one symbol at a time; None where none does, where `repro` has no width, or past a width
+    with no member (no sum to extend)."""
+    own = width(repro)
+    for w in range(own, upto + 1) if own else ():
+        member = repro if w == own else at_width(repro, w)
+        if member is None:
+            return None
+        if clear(member):
+            return w
+    return None
 
 
 def _fresh_symbols(repro: Repro, n: int, start: int) -> dict[str, int]:

@@ -28,7 +28,7 @@ from symshrink.program import program_path, render_program
 from symshrink.repro.model import SymIntInput
 from symshrink.repro.parse import parse_file
 from symshrink.repro.source import forward_lines
-from symshrink.widths import at_width, knob
+from symshrink.widths import at_width, first_clear, knob
 
 GOLDEN = Path(__file__).parent / "golden" / "program"
 CASES = ("floordiv_sum_n4", "aot_frames_outer_n4", "unbacked_scale", "capture_floordiv_n4")
@@ -288,3 +288,39 @@ def test_symint_str_builds_what_the_retrace_builds(op: str) -> None:
 if __name__ == "__main__":  # write the expected files again after a deliberate change
     for case in CASES:
         (GOLDEN / f"{case}.program.py").write_text(rendered(case))
+
+
+def test_the_program_can_run_at_a_wider_width_by_default() -> None:
+    """`runs_at`: --n defaults to a wider member of the width family, and the program says
+    that --n its own width is the repro itself. A repro with no sum to widen has no wider
+    member, nor has any repro a narrower default."""
+    own = len(knob(parse_file(GOLDEN / "floordiv_sum_n4.py")))
+    text = render_program(parse_file(GOLDEN / "floordiv_sum_n4.py"), "x", "x.py", runs_at=own + 3)
+    assert f'p.add_argument("--n", type=int, default={own + 3},' in text
+    (note,) = [line for line in text.splitlines() if line.startswith("# note: --n defaults")]
+    assert f"--n {own} is x itself" in note
+    assert rendered("floordiv_sum_n4") == render_program(
+        parse_file(GOLDEN / "floordiv_sum_n4.py"),
+        "floordiv_sum_n4",
+        "floordiv_sum_n4.py",
+        runs_at=own,
+    )
+    with pytest.raises(UsageError, match="no width"):
+        render_program(parse_file(GOLDEN / "floordiv_sum_n4.py"), "x", runs_at=own - 1)
+    with pytest.raises(UsageError, match="no sum to widen"):
+        render_program(parse_file(CORPUS / "pad_outer_view" / "repro.py"), "p", runs_at=30)
+
+
+def test_first_clear_is_the_smallest_width_from_its_own_up() -> None:
+    model = parse_file(GOLDEN / "floordiv_sum_n4.py")
+    own = len(knob(model))
+    asked: list[int] = []
+
+    def wide_enough(m) -> bool:
+        asked.append(len(m.hints))
+        return len(m.hints) >= own + 2
+
+    assert first_clear(model, wide_enough, upto=own + 5) == own + 2
+    assert asked == [own, own + 1, own + 2]  # one symbol at a time, stopped at the first
+    assert first_clear(model, lambda m: True, upto=own) == own
+    assert first_clear(model, lambda m: False, upto=own + 2) is None

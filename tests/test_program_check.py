@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import symshrink.minimize_program as minimize_program
 import symshrink.minimize_record as minimize_record
 import symshrink.minimizing as minimizing
 from symshrink.errors import ReproError, UsageError
@@ -146,7 +147,7 @@ def test_minimize_writes_the_program_beside_its_result(tmp_path: Path) -> None:
     model = parse_file(GOLDEN / "floordiv_sum_n4.py")
     opts = minimizing.Options(repro=tmp_path / "r.py")
     out = tmp_path / "r.min.py"
-    record = minimizing.with_program(_record(tmp_path), opts, out, model, run=False)
+    record = minimize_program.with_program(_record(tmp_path), opts, out, model, run=False)
     written = tmp_path / "r.program.py"
     assert record.program == str(written.resolve()) and record.program_check is None
     assert written.read_text().startswith('"""r: torch.compile of `graph`')
@@ -159,7 +160,9 @@ def test_a_result_with_no_program_says_why_and_stands(tmp_path: Path) -> None:
     first, second = sorted(model.hints)[:2]
     same = model.replace(hints={**model.hints, second: model.hints[first]})
     opts = minimizing.Options(repro=tmp_path / "r.py")
-    record = minimizing.with_program(_record(tmp_path), opts, tmp_path / "r.min.py", same, run=True)
+    record = minimize_program.with_program(
+        _record(tmp_path), opts, tmp_path / "r.min.py", same, run=True
+    )
     check = record.program_check
     assert record.program is None and check is not None and check.verdict == "no program"
     assert "duck sizing" in check.why and not check.why.startswith("no program")
@@ -177,12 +180,14 @@ def test_each_program_run_gets_time_for_a_fresh_torch(tmp_path: Path, monkeypatc
     def check(program: Path, **kwargs) -> None:
         given.append(kwargs["timeout_s"])
 
-    monkeypatch.setattr(minimizing, "check_program", check)
+    monkeypatch.setattr(minimize_program, "check_program", check)
     model = parse_file(GOLDEN / "floordiv_sum_n4.py")
     for timeout in (38.0, 900.0):
         opts = minimizing.Options(repro=tmp_path / "r.py", timeout=timeout)
-        minimizing.with_program(_record(tmp_path), opts, tmp_path / "r.min.py", model, run=True)
-    assert given == [minimizing.PROGRAM_RUN_MIN_S, 900.0]
+        minimize_program.with_program(
+            _record(tmp_path), opts, tmp_path / "r.min.py", model, run=True
+        )
+    assert given == [minimize_program.PROGRAM_RUN_MIN_S, 900.0]
 
 
 @pytest.mark.parametrize(
@@ -202,6 +207,14 @@ def test_the_end_line_says_whether_it_reproduces_through_torch_compile(
     assert minimize_record.end_line(tmp_path / "r.min.py", record).endswith(
         f", 1-minimal at the test; {clause}"
     )
+
+
+def test_the_end_line_names_the_width_a_check_ran_at(tmp_path: Path) -> None:
+    """The program of a result at the edge runs at a wider member of its family."""
+    check = ProgramCheck(verdict="slow", why="WHY", at_ratio=4.0, n=7)
+    record = replace(_record(tmp_path), program_check=check)
+    line = minimize_record.end_line(tmp_path / "r.min.py", record)
+    assert line.endswith("; it reproduces through torch.compile at width 7 (WHY)")
 
 
 def test_hot_spots_are_what_the_dynamic_runs_spend_beyond_the_static_ones() -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import symshrink.minimize_oracle as minimize_oracle
+import symshrink.minimize_program as minimize_program
 import symshrink.minimize_record as minimize_record
 import symshrink.minimize_stages as minimize_stages
 import symshrink.minimizing as minimize_mod
@@ -396,11 +397,20 @@ def test_the_independent_baseline_retraces_the_candidate_as_run_repro(
     assert oracle.calibration.baseline_s == pytest.approx(BASE_S + INDEPENDENT_S * 16)
 
 
-def _minimize(repro: Path, out: Path, runner: WidthRunner, monkeypatch, **opts) -> RunRecord:
+def _minimize(
+    repro: Path, out: Path, runner: WidthRunner, monkeypatch, checked: list | None = None, **opts
+) -> RunRecord:
     """The real `minimize` with the simulated child on this machine's oracle path (and a
-    stand-in for the check of the program it writes: the simulated repro compiles nothing)."""
+    stand-in for the check of the program it writes: the simulated repro compiles nothing;
+    `checked` gets the keywords each check was asked with)."""
+
+    def check(*_: object, **kwargs: object) -> ProgramCheck:
+        if checked is not None:
+            checked.append(kwargs)
+        return PROGRAM_CHECK
+
     monkeypatch.setattr(minimize_oracle, "remote_runner", lambda *_: runner)
-    monkeypatch.setattr(minimize_mod, "check_program", lambda *_, **__: PROGRAM_CHECK)
+    monkeypatch.setattr(minimize_program, "check_program", check)
     options = minimize_mod.Options(
         repro=repro, out=out, progress=False, margin=0.0, confirm=0, **opts
     )
@@ -757,9 +767,12 @@ def test_minimize_with_a_floor_ends_at_the_floor_and_at_r_and_records_it(
     assert report.final.ratio is not None and report.final.ratio >= report.ratio == 4.0
     assert report.floor_s == FLOOR_S and report.options.floor == FLOOR_S
     assert report.threshold_s == FLOOR_S  # the original's limit: the floor, over 4 x 1 s
-    # every candidate was stopped at the floor (+ the band; margin 0), none at R x its twin
+    # every candidate was stopped at the floor (+ the band; margin 0), none at R x its twin:
+    # 1.5 x for the program's width, 8 x for the reference run
     stops = {round(lim.kill_at, 3) for w, _, lim in runner.runs if w and lim.kill_at}
-    assert stops <= {round(FLOOR_S * 1.1, 3), FLOOR_S, 8 * FLOOR_S}  # the reference run's
+    clear = minimize_program.PROGRAM_CLEAR
+    floors = {FLOOR_S, FLOOR_S * 1.1, FLOOR_S * clear, 8 * FLOOR_S}
+    assert stops <= {round(s, 3) for s in floors}
     line = minimize_record.end_line(tmp_path / "min.py", report)
     assert line.endswith(", 1-minimal at 4x, at least 5.5 s (floor); " + _through(report))
     judged = json.loads((tmp_path / "min.py.work" / "judged_by.json").read_text())
@@ -811,3 +824,21 @@ def test_in_ratio_mode_a_model_with_no_free_symbol_is_refused_without_a_run(
     assert ratio.refuses(none_left) and not ratio.refuses(one_left)
     assert not oracle(ratio=4.0, baseline="independent").refuses(none_left)
     assert not oracle().refuses(none_left)  # an absolute threshold
+
+
+def test_the_result_s_program_runs_where_its_width_family_is_clearly_slow(
+    repro: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """1-minimal at 4x, the result (4 symbols: 1 + 0.2 * 16 = 4.2 s against a 1 s twin) sits
+    at R, where a run of its program says slow or not by the noise; its program runs by
+    default at 5 symbols, the first member of its width family still slow at 1.5 x R on
+    fresh runs (6.0 s), and that is where its check runs."""
+    out = tmp_path / "min.py"
+    checked: list = []
+    report = _minimize(repro, out, WidthRunner(endless=16), monkeypatch, checked=checked)
+    assert report.final.free_symbols == 4
+    assert minimize_program.PROGRAM_CLEAR == 1.5
+    text = (tmp_path / "min.program.py").read_text()
+    assert 'p.add_argument("--n", type=int, default=5,' in text
+    assert "--n 4 is min itself" in text
+    assert [c["n"] for c in checked] == [5]
