@@ -23,10 +23,11 @@ from symshrink.verdict import Verdict
 
 log = logging.getLogger(__name__)
 
-GRAPH_FIRST_BELOW = 2.0
-"""The headroom (how far past its kill point the original ends, measured to its end) under
-which the graph passes run first (`graph_first`; `--no-graph-first` turns it off). Above
-it a call of that stage would cost over twice one at R, and nothing is measured there."""
+GRAPH_FIRST_CAP = 2.0
+"""The most the graph stage raises the limits by (`graph_first`): the headroom (how far
+past its kill point the original ends), but no more than this, so that a call of the stage
+costs at most twice one at R; an original still compiling at the end of its longer run
+(its headroom at least 8) is kept at 2R too."""
 GRAPH_FIRST_TAG = "graph-first:"  # its verdicts' journal keys: slow at another limit
 GRAPH_FIRST_STRATEGY = "coarse"
 """The graph stage takes what goes in groups, each pass once (`rounds=1`): it makes the
@@ -36,22 +37,22 @@ costs less (its calls are the original's ratio x a larger twin)."""
 
 def graph_first(oracle: BaseOracle) -> tuple[CompileOracle, float] | None:
     """The oracle of the graph passes' first stage, and by how much it raised the limits:
-    `oracle` with every limit raised to the original's own time over the margin, so that
-    a graph edit is kept only while the candidate keeps the original's ratio; None where
-    the headroom is not known, too large to pay (GRAPH_FIRST_BELOW), or within the margin.
+    `oracle` with every limit raised to the original's own time over the margin (at most
+    GRAPH_FIRST_CAP x R), so that a graph edit is kept only while the candidate keeps the
+    original's ratio, or twice R; None where the headroom is within the margin.
 
     The graph passes make every later call cheaper. Run first at R they spend the headroom
-    on the pathology's own nodes where they can; kept at the original's ratio, their
-    results stay within the symbols-first order's own run-to-run spread, in less time
-    (`benchmarks/checkouts.py` with and without `--no-graph-first`, docs/benchmarks.md)."""
+    on the pathology's own nodes where they can, and once the pins have taken a model to
+    the edge, an edit that changes nothing (an output downstream of the pathology) is judged
+    by the noise; kept at the original's ratio, their results stay within the symbols-first
+    order's own run-to-run spread, in less time (`benchmarks/checkouts.py` with and without
+    `--no-graph-first`, docs/benchmarks.md)."""
     if not isinstance(oracle, CompileOracle):
         return None
     timing = oracle.timing()
-    headroom = timing.headroom
-    if headroom is None:
-        return None
+    headroom = min(timing.headroom or GRAPH_FIRST_CAP, GRAPH_FIRST_CAP)
     factor = headroom / (1 + timing.margin)
-    if not (factor > 1 and headroom < GRAPH_FIRST_BELOW):
+    if factor <= 1:
         return None
     log.info("the graph passes go first, kept at %.2fx the limit: the original's headroom", factor)
     return oracle.scaled(factor), factor

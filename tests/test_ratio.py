@@ -549,8 +549,8 @@ def test_graph_first_runs_a_narrow_originals_graph_passes_first_keeping_its_head
     """16 symbols at 0.02 s each: 1 + 0.02 * 256 = 6.12 s, 1.53x its 4 s kill point (R = 4
     x a 1 s twin, no margin). The graph passes run first, judged at 1.53x every limit: a
     graph edit costs nothing here (the cost is the symbols'), so all of them stay slow
-    there. With --no-graph-first, or for a never-ending original (its headroom not
-    known), no such stage."""
+    there. With --no-graph-first, no such stage; a never-ending original (its headroom
+    not known, at least 8) has one at twice R (GRAPH_FIRST_CAP)."""
     runner = WidthRunner(cost_s=0.02)
     narrow = _minimize(repro, tmp_path / "n.py", runner, monkeypatch, max_calls=3)
     assert narrow.graph_first == pytest.approx(6.12 / 4.0, rel=1e-3)
@@ -566,7 +566,8 @@ def test_graph_first_runs_a_narrow_originals_graph_passes_first_keeping_its_head
     assert off.graph_first is None and next(iter(off.per_pass)) == SCHEDULE[0]
     runner = WidthRunner(endless=16)
     wide = _minimize(repro, tmp_path / "w.py", runner, monkeypatch, max_calls=3)
-    assert wide.graph_first is None and next(iter(wide.per_pass)) == SCHEDULE[0]
+    assert wide.graph_first == minimize_stages.GRAPH_FIRST_CAP
+    assert next(iter(wide.per_pass)) in GRAPH_PASSES
 
 
 class PhasedRunner(WidthRunner):
@@ -768,10 +769,11 @@ def test_minimize_with_a_floor_ends_at_the_floor_and_at_r_and_records_it(
     assert report.floor_s == FLOOR_S and report.options.floor == FLOOR_S
     assert report.threshold_s == FLOOR_S  # the original's limit: the floor, over 4 x 1 s
     # every candidate was stopped at the floor (+ the band; margin 0), none at R x its twin:
-    # 1.5 x for the program's width, 8 x for the reference run
+    # the floor raised twice in the graph stage, 1.5 x for the program's width, 8 x for the
+    # reference run
     stops = {round(lim.kill_at, 3) for w, _, lim in runner.runs if w and lim.kill_at}
-    clear = minimize_program.PROGRAM_CLEAR
-    floors = {FLOOR_S, FLOOR_S * 1.1, FLOOR_S * clear, 8 * FLOOR_S}
+    cap, clear = minimize_stages.GRAPH_FIRST_CAP, minimize_program.PROGRAM_CLEAR
+    floors = {FLOOR_S, FLOOR_S * 1.1, FLOOR_S * cap * 1.1, FLOOR_S * clear, 8 * FLOOR_S}
     assert stops <= {round(s, 3) for s in floors}
     line = minimize_record.end_line(tmp_path / "min.py", report)
     assert line.endswith(", 1-minimal at 4x, at least 5.5 s (floor); " + _through(report))
