@@ -739,19 +739,20 @@ def test_a_candidate_whose_r_times_its_twin_is_under_the_floor_must_run_to_the_f
     assert higher.calibration.floor_s == 2 * FLOOR_S and higher.calibration.ratio == 8.0
 
 
-def test_re_verification_checks_r_times_the_fresh_twin_over_the_floor(
+def test_re_verification_checks_r_times_the_fresh_twin_not_the_floor(
     repro: Path, tmp_path: Path
 ) -> None:
     """A result judged at the floor during the reduction is re-verified at R x its twin
-    measured afresh wherever that is longer: the floor never lets a result under R x its
-    twin through."""
+    measured afresh: the floor keeps the reduction off short runs, but it is CPU seconds,
+    which the load moves, so a quieter machine would take a result slow at R under it. It
+    never lets a result under R x its twin through either."""
     runner = TwinRunner()
     oracle = _floored(repro, runner, tmp_path)
     result = _pinned(repro, 11)  # 5 symbols: 6 s, 6x its twin
     assert oracle(result).status == "slow"
     check = oracle.reverify(result)
-    assert check.passed and [lim.kill_at for _, _, lim in runner.runs[-3:]] == [FLOOR_S] * 3
-    runner.twin_s = 2.0  # measured afresh, the twin takes 2 s: R x it is 8 s, over the floor
+    assert check.passed and [lim.kill_at for _, _, lim in runner.runs[-3:]] == [4.0] * 3
+    runner.twin_s = 2.0  # measured afresh, the twin takes 2 s: R x it is 8 s
     check = oracle.reverify(result)
     assert not check.passed and check.baseline_s == 2.0
     assert [lim.kill_at for _, _, lim in runner.runs[-3:]] == [8.0] * 3
@@ -769,12 +770,12 @@ def test_minimize_with_a_floor_ends_at_the_floor_and_at_r_and_records_it(
     assert report.floor_s == FLOOR_S and report.options.floor == FLOOR_S
     assert report.threshold_s == FLOOR_S  # the original's limit: the floor, over 4 x 1 s
     # every candidate was stopped at the floor (+ the band; margin 0), none at R x its twin:
-    # the floor raised twice in the graph stage, 1.5 x for the program's width, 8 x for the
-    # reference run
+    # the floor raised twice in the graph stage, 8 x for the reference run; only
+    # re-verification checks R x the twin, 1.5 x that for the program's width
     stops = {round(lim.kill_at, 3) for w, _, lim in runner.runs if w and lim.kill_at}
     cap, clear = minimize_stages.GRAPH_FIRST_CAP, minimize_program.PROGRAM_CLEAR
-    floors = {FLOOR_S, FLOOR_S * 1.1, FLOOR_S * cap * 1.1, FLOOR_S * clear, 8 * FLOOR_S}
-    assert stops <= {round(s, 3) for s in floors}
+    floors = {FLOOR_S, FLOOR_S * 1.1, FLOOR_S * cap * 1.1, 8 * FLOOR_S}
+    assert stops <= {round(s, 3) for s in floors} | {4.0, 4.0 * clear}
     line = minimize_record.end_line(tmp_path / "min.py", report)
     assert line.endswith(", 1-minimal at 4x, at least 5.5 s (floor); " + _through(report))
     judged = json.loads((tmp_path / "min.py.work" / "judged_by.json").read_text())

@@ -90,11 +90,11 @@ class Calibration:
     reference_stopped: bool = True
     floor_s: float = 0.0
 
-    def limit(self, control_s: float) -> float:
+    def limit(self, control_s: float, floor: bool = True) -> float:
         """Where a candidate whose control took `control_s` is stopped, before the margin
-        (ratio mode)."""
+        (ratio mode); R x the control alone without the `floor`."""
         assert self.ratio is not None, "an absolute threshold has no control"
-        return noise.limit(control_s, self.ratio, self.floor_s)
+        return noise.limit(control_s, self.ratio, self.floor_s if floor else 0.0)
 
     def rule(self) -> str:
         """What counts as slow, in words: the log's, and the refusal of an original."""

@@ -163,10 +163,8 @@ class CompileOracle(BaseOracle):
 
     def timeout(self) -> float:
         """Every run's cap on wall time."""
-        if self.judging.timeout_s is not None:
-            return self.judging.timeout_s
         kill_at = noise.bar(self.threshold_s, self.margin)
-        return max(3 * kill_at, kill_at + 30.0)
+        return self.judging.timeout_s or max(3 * kill_at, kill_at + 30.0)
 
     def run(
         self,
@@ -237,8 +235,7 @@ class CompileOracle(BaseOracle):
 
     def scaled(self, factor: float) -> CompileOracle:
         """This oracle with every limit `factor` times higher (R and the floor, or the
-        threshold), and its margin: the same runner, twins and scratch. Closing them stays
-        this one's job."""
+        threshold), and its margin: the same runner, twins and scratch, this one's to close."""
         cal = self.calibration
         ratio = None if cal.ratio is None else cal.ratio * factor
         higher = replace(
@@ -265,19 +262,21 @@ class CompileOracle(BaseOracle):
         return f"the original is not slow ({rule}): {verdict.status}{detail}"
 
     def reverify(self, candidate: Candidate, k: int = 3) -> Reverification:
-        """Re-run `candidate` k times at its limit itself (no margin, no band), uncached.
+        """Re-run `candidate` k times at its limit (no margin, band or floor), uncached.
 
         A reduction drives candidates to the edge, so one lucky kill can be accepted; the
         majority of k fresh runs decides whether the result really is slow. In ratio mode
-        its control is measured afresh (k runs) first, so both are measured now: the limit
-        is R x that control (at least the floor), not what the reduction judged it at.
+        its control is measured afresh (k runs) first: the limit is R x that control. The
+        floor (CPU seconds, which the load moves) keeps the reduction off short runs only.
         """
         try:
             limit = self.limit(candidate, fresh=k)
         except NoLimit as e:
             return Reverification((unjudged(str(e), self.judging),) * k)
-        runs = self.runs(candidate.source, [limit.seconds] * k)
-        verdicts = tuple(self.verdict([run], limit.seconds, limit.control) for run in runs)
+        control = limit.control
+        at = limit.seconds if control is None else self.calibration.limit(control.seconds, False)
+        runs = self.runs(candidate.source, [at] * k)
+        verdicts = tuple(self.verdict([run], at, control) for run in runs)
         return Reverification(verdicts, limit.baseline_s)
 
     def verdict(
