@@ -263,9 +263,8 @@ def minimize(
         bool,
         typer.Option(
             "--graph-first/--no-graph-first",
-            help="where the original ends under 2x its kill point, first shrink the graph "
-            "while the candidate keeps the original's ratio (every later call compiles a "
-            "smaller graph; docs/usage.md)",
+            help="first shrink the graph while the candidate keeps the original's ratio, "
+            "or 2R at most (every later call compiles a smaller graph; docs/usage.md)",
         ),
     ] = _MINIMIZE.graph_first,
     progress: Annotated[
