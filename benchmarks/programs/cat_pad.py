@@ -1,4 +1,4 @@
-"""torch.compile(dynamic=True) of a cat of N dynamic inputs padded to a multiple of 160 by `(-L) % 160`.
+"""torch.compile(dynamic=True) of a cat of N dynamic inputs padded by `(-L) % 160` into frames.
 
 Sources: the same report family as `wide_cat.py`. torch 2.13's own
 `torch/_inductor/sizevars.py` says, above `_MAX_SYMBOLS_FOR_EXPENSIVE_SYMPY_OPS = 20`, that

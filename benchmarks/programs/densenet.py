@@ -1,4 +1,4 @@
-"""torch.compile(dynamic=True) of a small DenseNet in training mode (conv, pool, BatchNorm, dense cats).
+"""torch.compile(dynamic=True) of a small DenseNet in training mode (convs, pools, dense cats).
 
 Source: https://github.com/pytorch/pytorch/issues/118492 ("`torch.compile(dynamic=True)`
 compiles forever", open). Its repro compiles torchvision's `densenet121()` (train mode,
@@ -51,7 +51,9 @@ def build(n: int, static: bool):
             self.stem = nn.Conv2d(3, channels, 7, stride=2, padding=3, bias=False)
             self.blocks, self.transitions = nn.ModuleList(), nn.ModuleList()
             for b in range(blocks):
-                block = nn.ModuleList(DenseLayer(channels + i * growth, growth) for i in range(layers))
+                block = nn.ModuleList(
+                    DenseLayer(channels + i * growth, growth) for i in range(layers)
+                )
                 self.blocks.append(block)
                 channels += layers * growth
                 if b < blocks - 1:

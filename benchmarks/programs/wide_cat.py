@@ -1,4 +1,4 @@
-"""torch.compile(dynamic=True) of a wide concat of N dynamic inputs, trained through a transposed view.
+"""torch.compile(dynamic=True) of training through a transposed view of a cat of N dynamic inputs.
 
 Source: https://github.com/pytorch/pytorch/pull/181275 ("Skip polynomial sympy.gcd on very
 wide shape expressions", April 2026, by a PyTorch maintainer). Its description reports that
