@@ -4,8 +4,8 @@ Sources: the same report family as `wide_cat.py`. torch 2.13's own
 `torch/_inductor/sizevars.py` says, above `_MAX_SYMBOLS_FOR_EXPENSIVE_SYMPY_OPS = 20`, that
 "polynomial-domain conversions inside sympy (e.g. gcd, Mod) dominate compile time on wide
 concat/sum expressions (see https://github.com/sympy/sympy/issues/28200)", and
-https://github.com/pytorch/pytorch/pull/181275 reported the
-wide-concat backward graphs that led to it (more than 50 minutes for one graph). That
+https://github.com/pytorch/pytorch/pull/181275 reported the wide-concat backward graphs
+that led to it (more than 50 minutes for one graph; a PR against main). That
 bailout guards Inductor's `statically_known_multiple_of` and the gcd in `FloorDiv` /
 `ModularIndexing`, but not `PythonMod.eval` (`torch/utils/_sympy/functions.py`), which calls
 `sympy.Mod(p, q)` on any `%` of a symbolic size, however wide. The padding idiom itself,
@@ -16,8 +16,9 @@ for this pattern.
 
 What it does: `torch.compile(dynamic=True)` of a function that concatenates N 1-D inputs of
 lengths 1000 + 7 i (distinct, one symbol each), zero-pads the length L = s_0 + ... +
-s_{N-1} by `(-L) % 160` (the dividend's sign is unknown to sympy, so it is a `PythonMod`),
-views the result as (-1, 160) frames and sums each frame.
+s_{N-1} by `(-L) % 160` (a `PythonMod`, Python's `%`: its dividend -L is not
+non-negative, so it is not simplified to `Mod`), views the result as (-1, 160) frames and
+sums each frame.
 Static twin (`--static`): `dynamic=False`.
 Knob: `--n` inputs (default 32).
 """

@@ -7,8 +7,8 @@ wide shape expressions", April 2026, by a PyTorch maintainer). Its description r
 ModularIndexing)", that `sympy.gcd` on them "scales catastrophically in the number of
 symbols", that "a single call takes minutes, and there are thousands of them during
 inductor's scheduler + codegen phase", and measured one such backward compile at more than
-50 minutes. It skips the polynomial gcd above a number of terms; torch 2.13 has such a
-bailout at 20 (`_MAX_ADD_TERMS_FOR_POLY_GCD` in `torch/utils/_sympy/functions.py`,
+50 minutes (a PR against main). It skips the polynomial gcd above a number of terms; torch
+2.13 has such a bailout at 20 (`_MAX_ADD_TERMS_FOR_POLY_GCD` in `torch/utils/_sympy/functions.py`,
 `_MAX_SYMBOLS_FOR_EXPENSIVE_SYMPY_OPS` in `torch/_inductor/sizevars.py`, whose comment cites
 https://github.com/sympy/sympy/issues/28200 and "AOT-partitioned bwd graphs with
 ~60-variable shape expressions"). The models are not published; no code is followed (PyTorch
