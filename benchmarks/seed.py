@@ -7,7 +7,7 @@ product, as in the report this project started from. Its compile with the relati
 preserved takes far longer than any timeout here (killed at 120 s; pytorch#181277's took 50
 minutes); its static twin ~1 s.
 
-    python benchmarks/seed.py [--n 64] [--timeout 600] [--jobs 1] [--runs 3] [--out DIR]
+    python benchmarks/seed.py [--n 64] [--timeout 600] [--jobs 1] [--runs 3] [--floor S] [--out DIR]
 
 Prints (and writes DIR/seed.json): the command, wall time, oracle calls, free symbols
 N -> n, the result's hot spot, and the result's time against its twin's on `--runs` fresh
@@ -76,6 +76,7 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=600.0)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--floor", type=float, default=None, help="minimize's --floor (its default)")
     ap.add_argument("--out", type=Path, default=Path(tempfile.mkdtemp(prefix="seed-")))
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -94,6 +95,7 @@ def main() -> None:
         "-o",
         str(result),
         "--no-progress",
+        *(["--floor", f"{args.floor:g}"] if args.floor is not None else []),
     ]
     print("$", " ".join(["symshrink", *command[3:]]), flush=True)
     started = time.monotonic()

@@ -81,7 +81,7 @@ def test_minimize_help_golden() -> None:
         "--ratio <float> slow = still compiling at RATIO x the candidate's control",
         "--floor <float range> a slow candidate must also run at least FLOOR CPU seconds",
         "(shorter runs are judged by their noise; 0: no floor; --threshold ignores it) "
-        "[default: 1.0; x>=0.0]",
+        "[default: 0.5; x>=0.0]",
         "--baseline <static|independent>",
         "--resume continue a killed run from its journal",
         "--no-signature accept slow candidates whatever the cause",
