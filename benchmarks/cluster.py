@@ -28,14 +28,13 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from symshrink.minimize_stages import GRAPH_FIRST_TAG
-from symshrink.passes import GRAPH_PASSES, schedule
+from symshrink.baseline import is_own_twin
+from symshrink.minimize_stages import graph_reducer
 from symshrink.reducer import Reducer
 from symshrink.repro.candidate import Candidate
 from symshrink.repro.parse import parse_file
@@ -94,10 +93,9 @@ def replay(
     try:
         with tempfile.TemporaryDirectory(prefix="symshrink-cluster-") as tmp:
             test = Replay(journal, runner, scale, Path(tmp))
-            reducer = Reducer(test=test, jobs=runner.slots)
-            graph = replace(
-                reducer, passes=schedule(GRAPH_PASSES), tag=GRAPH_FIRST_TAG, stats=reducer.stats
-            )
+            # the compile oracle's refusal in ratio mode, as the recorded run refused
+            reducer = Reducer(test=test, refuses=is_own_twin, jobs=runner.slots)
+            graph = graph_reducer(reducer, test, is_own_twin)
             started = time.monotonic()
             result = parse_file(original)
             for stage in [graph, reducer] if graph_first else [reducer]:
