@@ -218,7 +218,7 @@ class Reducer:
                 current = improved
             strategy, first = _later_rounds(self.strategy), False
         for p in (p for p in self.passes if not p.reopens):
-            current = self._exhaust(p, current, self.strategy, asker)
+            current = self._exhaust(p, current, p.search or self.strategy, asker)
         return current
 
     def _exhaust(

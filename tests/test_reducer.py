@@ -5,11 +5,13 @@ from __future__ import annotations
 import math
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import sympy
 
+from symshrink import search
 from symshrink.expr import free_symbol_names, parse_expr
 from symshrink.journal import Journal
 from symshrink.passes import schedule
@@ -247,26 +249,33 @@ def test_the_result_is_one_minimal_for_every_pass(n: int, k: int, seed: int) -> 
 MODULE = "class Repro(torch.nn.Module):\n    def forward(self, k):\n        return (k,)"
 
 
-def test_a_hint_that_cannot_halve_is_asked_once_however_many_others_halve() -> None:
-    """Shrinking hints runs to its own fixpoint, but a hint it found needed is not asked
-    again after another's progress: s1 must stay 600, s0 halves three times, s2 nine."""
-    hints = {"s0": 800, "s1": 600, "s2": 1000}
-    expr = parse_expr("s0 + s1 + s2")
+def test_hints_shrink_in_groups_and_a_needed_one_is_asked_once() -> None:
+    """Hints are values, not parts of the repro: shrinking them takes what goes in groups
+    (`search.coarse_dd`), so a hint that must stay costs a call or two, not one proof per
+    hint, and it is not asked again after the others' progress (`Reducer._exhaust`). s7
+    must stay 600; every hint outside its failed group goes to its floor."""
+    hints = {f"s{i}": 1000 + 37 * i for i in range(7)} | {"s7": 600}
     model = Repro(
         hints=hints,
-        inputs=(SymIntInput("k", sum(hints.values()), expr),),
+        inputs=(SymIntInput("k", sum(hints.values()), parse_expr(" + ".join(hints))),),
         module_source=MODULE,
     )
     asked: list[dict[str, int]] = []
 
     def test(candidate: Candidate) -> bool:
         asked.append(dict(candidate.repro.hints))
-        return candidate.repro.hints["s0"] >= 100 and candidate.repro.hints["s1"] >= 600
+        return candidate.repro.hints["s7"] >= 600
 
-    result = Reducer(test=test, passes=schedule(("shrink-hints",))).run(model)
-    assert dict(result.hints) == {"s0": 100, "s1": 600, "s2": 3}
-    assert sum(h["s1"] == 300 for h in asked) == 1
-    assert sum(h["s0"] == 50 for h in asked) == 1
+    passes = schedule(("floor-hints", "shrink-hints"))
+    coarse = Reducer(test=test, passes=passes)
+    result = coarse.run(model)
+    kept = {n for n, h in result.hints.items() if h == hints[n]}
+    assert "s7" in kept and len(kept) <= search.COARSE_LEAST
+    assert all(result.hints[n] <= 2 + len(hints) for n in set(hints) - kept)  # floored
+    assert sum(h["s7"] < 600 for h in asked) <= 2
+    proving = Reducer(test=test, passes=[replace(p, search=None) for p in passes])
+    assert proving.run(model).hints["s7"] == 600
+    assert coarse.stats.oracle_calls < proving.stats.oracle_calls
 
 
 def test_a_model_the_test_refuses_never_reaches_it() -> None:

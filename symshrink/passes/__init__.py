@@ -65,7 +65,8 @@ class Pass(Generic[Edit]):
     new round, and run to its own fixpoint it tries again only the edits its last run made
     (each hint is proved needed once, not again after every other hint's halving).
     `classes(m)` names edits that are interchangeable (pins of symbols that
-    occur alike): the search cuts each class by count (`search.by_classes`).
+    occur alike): the search cuts each class by count (`search.by_classes`). `search`
+    names the pass's own search strategy (None: the reducer's).
     """
 
     name: str
@@ -73,6 +74,7 @@ class Pass(Generic[Edit]):
     rewrite: Callable[[Repro, Sequence[Edit]], Repro | None]
     reopens: bool = True
     classes: Callable[[Repro], list[list[Edit]]] | None = None
+    search: str | None = None
 
     def apply(self, repro: Repro, edits: Sequence[Edit]) -> Repro | None:
         """The model with `edits` made and normalized (see `normalize`), or None (also when
