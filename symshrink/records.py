@@ -573,7 +573,7 @@ def median_is_lower_bound(values: Sequence[float], stopped: Sequence[bool]) -> b
 @dataclass(frozen=True, kw_only=True)
 class ProgramSweep(_File):
     """The checks of a result's program that `symshrink report` made (at its widths, and
-    with each backend at its own width), reused by the next report of the same program
+    with each backend at its default width), reused by the next report of the same program
     text (`key`: its hash) at the same R and timeout."""
 
     FILE: ClassVar[str] = PROGRAM_SWEEP

@@ -456,7 +456,7 @@ def _widths_section(checks: Sequence[ProgramCheck], picture: Path | None) -> str
 
 
 def _backends(checks: Sequence[ProgramCheck]) -> list[ProgramCheck]:
-    """The program at its own width with each backend, in BACKENDS' order."""
+    """The program at its default width with each backend, in BACKENDS' order."""
     own = {c.backend: c for c in checks if c.n is None}
     return [own[b] for b in BACKENDS if b in own]
 
@@ -466,7 +466,7 @@ def _backends_section(checks: Sequence[ProgramCheck]) -> str:
         [
             "## Backends",
             "",
-            "The program at its own width with `--backend B`: `eager` is Dynamo's trace"
+            "The program at its default width with `--backend B`: `eager` is Dynamo's trace"
             " alone, `aot_eager` adds AOTAutograd, `inductor` (the default) adds Inductor's"
             " lowering and code generation.",
             "",
@@ -581,7 +581,7 @@ def write_report(
     returns the markdown path.
 
     With `plot` the result's program is written beside it (as minimize writes it) and run
-    at `widths` and with each backend at its own width, each run stopped at `timeout_s`;
+    at `widths` and with each backend at its default width, each run stopped at `timeout_s`;
     the runs are kept in the work dir and reused for the same program text.
     """
     run = load_run(work_dir, script)
@@ -613,9 +613,9 @@ def _ratio(run: MinimizeRun) -> float:
 def _measure(
     run: MinimizeRun, text: str, widths: Sequence[int], timeout_s: float
 ) -> list[ProgramCheck]:
-    """The program at each of `widths` its model has (inductor), and at its own width with
-    each backend: from the work dir's earlier runs of the same program text, R and timeout
-    where it has them, and minimize's own check (inductor, own width) if it ran this text."""
+    """The program at each of `widths` its model has (inductor), and at its default width
+    with each backend: from the work dir's earlier runs of the same program text, R and
+    timeout where it has them, and minimize's own check if it ran this text."""
     path = program_path(run.script)
     recorded = run.report.program_check
     if recorded is None or run.report.program is None or _read(Path(run.report.program)) != text:
