@@ -17,6 +17,7 @@ from symshrink.passes import (
     symbols,
 )
 from symshrink.passes.common import normalize, size
+from symshrink.repro import source
 from symshrink.repro.model import Repro, SymIntInput
 from tests.planted import planted_model
 
@@ -209,7 +210,31 @@ def test_bypass_pass_on_a_model_shrinks_it() -> None:
     assert [e.node for e in edits] == ["sum_0", "sum_1", "sum_2", "iota"]
     out = inputs.BYPASS_NODES.apply(m, edits[:1])
     assert out is not None and size(out) < size(m)
-    assert "sum_0" not in out.module_source and "return (arg0_1, sum_1" in out.module_source
+    # sum_0's output became its input returned unchanged: no work for the compile, so the
+    # normalization drops it, and the input with it (s0 stays: the sums use it)
+    assert "sum_0" not in out.module_source and "return (sum_1, sum_2, iota)" in out.module_source
+    assert "arg0_1" not in [x.name for x in out.inputs] and "s0" in out.hints
+
+
+def test_an_input_returned_unchanged_is_no_output() -> None:
+    """The normalization drops an output that returns an input as it came (and the input,
+    now unread), as long as another output is computed."""
+    m = planted_model(3)
+    passing = m.replace(module_source=m.module_source.replace("return (", "return (arg1_1, "))
+    assert source.output_count(passing.module_source) == source.output_count(m.module_source) + 1
+    normal, plain = normalize(passing), normalize(m)
+    assert normal is not None and plain is not None
+    assert normal.inputs == plain.inputs and normal.hints == plain.hints
+    assert source.output_count(normal.module_source) == source.output_count(m.module_source)
+    assert source.passthrough_outputs(normal.module_source) == []
+    only = m.replace(
+        module_source=m.module_source.replace(
+            m.module_source[m.module_source.index("return (") :].split("\n")[0], "return (arg1_1,)"
+        )
+    )
+    assert source.passthrough_outputs(only.module_source) == [0]
+    kept = normalize(only)
+    assert kept is not None and source.output_count(kept.module_source) == 1  # nothing else
 
 
 SLICES = """\

@@ -60,11 +60,18 @@ def normalize(repro: Repro) -> Repro | None:
 
 
 def without_dead_inputs(repro: Repro) -> Repro:
-    """`repro` without the inputs its forward never reads (and their storages).
+    """`repro` without the inputs its forward never reads (and their storages), nor the
+    outputs that return an input unchanged while another output is computed.
 
-    No edit of them can change the compile, so they are not candidates: a symbol that such
-    a tensor carried and other inputs still use is carried by the retrace's wrapper instead
-    (`runtime_spec.input_spec`), and one that nothing else uses goes with it."""
+    No edit of them can change the compile, so they are not candidates: an input returned
+    as it came is no work for Inductor; a symbol that such a tensor carried and other inputs
+    still use is carried by the retrace's wrapper instead (`runtime_spec.input_spec`), and
+    one that nothing else uses goes with it."""
+    passed = source.passthrough_outputs(repro.module_source)
+    if passed and len(passed) < source.output_count(repro.module_source):
+        dropped = source.drop_outputs(repro.module_source, passed)
+        if dropped is not None:
+            repro = repro.replace(module_source=dropped)
     pairs = placeholders(repro)
     read = source.used_params(repro.module_source)
     dead = {p for p, _ in pairs if p not in read}

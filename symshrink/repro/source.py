@@ -79,6 +79,16 @@ def output_count(module_source: str) -> int:
     return len(ret.value.elts) if ret is not None and isinstance(ret.value, ast.Tuple) else 0
 
 
+def passthrough_outputs(module_source: str) -> list[int]:
+    """The positions of forward's outputs that are its parameters, returned unchanged."""
+    found = _forward(module_source)
+    ret = None if found is None else _return(found[1])
+    if ret is None or not isinstance(ret.value, ast.Tuple):
+        return []
+    params = set(forward_params(module_source))
+    return [i for i, e in enumerate(ret.value.elts) if isinstance(e, ast.Name) and e.id in params]
+
+
 def drop_outputs(module_source: str, drop: Sequence[int]) -> str | None:
     """Forward without the given outputs, dead code removed; None if nothing would be left."""
     found = _forward(module_source)
