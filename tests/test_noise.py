@@ -7,6 +7,7 @@ import pytest
 from symshrink.oracle.noise import (
     Judging,
     Outcome,
+    all_slow,
     another_run,
     bar,
     failed,
@@ -85,6 +86,25 @@ def test_majority_slow(seconds: list[float], majority: bool) -> None:
 )
 def test_another_run(seconds: list[float], reruns: int, more: bool) -> None:
     assert another_run([Outcome(s) for s in seconds], T, 0.1, reruns) is more
+
+
+@pytest.mark.parametrize(
+    ("seconds", "more", "slow"),
+    [
+        ([12.0], False, True),  # clear: one run decides
+        ([9.5], False, False),  # near below: not slow, and slow needs every run
+        ([10.5], True, True),  # near above: slow so far, run again
+        ([10.5, 12.0], True, True),
+        ([10.5, 12.0, 11.0], False, True),  # all of 1 + reruns slow
+        ([10.5, 9.0], False, False),  # one says fast: decided
+    ],
+)
+def test_a_close_call_is_slow_only_when_every_run_is(
+    seconds: list[float], more: bool, slow: bool
+) -> None:
+    runs = [Outcome(s) for s in seconds]
+    assert another_run(runs, T, 0.1, 2, unanimous=True) is more
+    assert all_slow(runs, T) is slow
 
 
 def test_bar_stop_at_and_margin() -> None:

@@ -79,7 +79,11 @@ class TimingOracle(Protocol):
     def limit(self, candidate: Candidate, *, fresh: int = 0) -> Limit: ...
 
     def verdict(
-        self, runs: Sequence[Run], at: float, control: ControlTime | None = None
+        self,
+        runs: Sequence[Run],
+        at: float,
+        control: ControlTime | None = None,
+        unanimous: bool = False,
     ) -> Verdict: ...
 
 

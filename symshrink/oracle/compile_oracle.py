@@ -280,16 +280,16 @@ class CompileOracle(BaseOracle):
         return Reverification(verdicts, limit.baseline_s)
 
     def verdict(
-        self, runs: Sequence[Run], at: float, control: ControlTime | None = None
+        self,
+        runs: Sequence[Run],
+        at: float,
+        control: ControlTime | None = None,
+        unanimous: bool = False,
     ) -> Verdict:
-        """Majority decision over the runs of one candidate, then the slippage guard."""
+        """The runs' decision (`verdicts.decide`), then the slippage guard."""
+        cal, judging, ref = self.calibration, self.judging, self.reference
         return decide(
-            runs,
-            at,
-            control,
-            calibration=self.calibration,
-            judging=self.judging,
-            reference=self.reference,
+            runs, at, control, calibration=cal, judging=judging, reference=ref, unanimous=unanimous
         )
 
     def close(self) -> None:

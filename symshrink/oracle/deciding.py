@@ -1,13 +1,15 @@
 """How a timing oracle runs one candidate until its verdict is decided, against the noise.
 
 The first run is stopped `band` above the bar (the limit + the margin); one that ends
-within the band, either side, is run again until the majority of up to 1 + `reruns` runs
-agrees (`noise.another_run`). A slow majority stands only against a control measured right
-before it, and as often as re-verification measures it (`slow_control_runs`): one measured
-earlier (under another load, perhaps) or once only (a lucky short run) is measured again,
-and the candidate's runs judged against that, run again where they no longer tell. With
-one job a spare slot works beside the first run (`_opening`). A slow verdict can be asked
-to be confirmed by `confirm` more runs, all slow.
+within the band, either side, is run again, up to 1 + `reruns` runs, and the candidate is
+slow only when every run says so (`noise.another_run`, `unanimous`): a close call accepted
+by a majority is a result re-verification walks back about half the time, and a walk-back
+costs a reduction again (65 calls of a seed run). A slow verdict stands only against a
+control measured right before it, and as often as re-verification measures it
+(`slow_control_runs`): one measured earlier (under another load, perhaps) or once only
+(a lucky short run) is measured again, and the candidate's runs judged against that, run
+again where they no longer tell. With one job a spare slot works beside the first run
+(`_opening`). A slow verdict can be asked to be confirmed by `confirm` more runs, all slow.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def judge(oracle: TimingOracle, candidate: Candidate) -> Verdict:
         limit, made = _opening(oracle, candidate)
         bar = _bar(oracle, limit)
         runs = _decide(oracle, candidate.source, bar, made)
-        if _majority_slow(oracle, runs, bar) and not _as_reverified(limit, judging):
+        if _all_slow(oracle, runs, bar) and not _as_reverified(limit, judging):
             # Against its control measured now (one measured under another load would move
             # the limit by as much as that load moves the candidate), as often as
             # re-verification measures it (one short run of it can be lucky).
@@ -49,13 +51,13 @@ def judge(oracle: TimingOracle, candidate: Candidate) -> Verdict:
             runs = _decide(oracle, candidate.source, bar, _still_judged(oracle, runs, bar))
     except NoLimit as e:
         return unjudged(str(e), judging)
-    if _majority_slow(oracle, runs, bar):
+    if _all_slow(oracle, runs, bar):
         for _ in range(judging.confirm):
             run = oracle.run(candidate.source, kill_at=bar)
             if not noise.slow(_outcome(oracle, run), bar):  # not confirmed: it says
-                return oracle.verdict([run], bar, limit.control)
+                return oracle.verdict([run], bar, limit.control, unanimous=True)
             runs.append(run)
-    return oracle.verdict(runs, bar, limit.control)
+    return oracle.verdict(runs, bar, limit.control, unanimous=True)
 
 
 def _opening(oracle: TimingOracle, candidate: Candidate) -> tuple[Limit, list[Run]]:
@@ -99,12 +101,14 @@ def _opening(oracle: TimingOracle, candidate: Candidate) -> tuple[Limit, list[Ru
 
 def _decide(oracle: TimingOracle, source: str, bar: float, made: Sequence[Run] = ()) -> list[Run]:
     """Runs of `source` (`made` already made), each stopped `band` above the bar:
-    one, unless it ends within the band, then more until a majority agrees."""
+    one, unless it ends within the band, then more while all say slow (up to 1 + reruns)."""
     band, reruns = oracle.judging.band, oracle.judging.reruns
     kill_at = noise.stop_at(bar, band)
     runs = list(made) or [oracle.run(source, kill_at=kill_at)]
-    while noise.another_run([_outcome(oracle, r) for r in runs], bar, band, reruns):
+    outcomes = [_outcome(oracle, r) for r in runs]
+    while noise.another_run(outcomes, bar, band, reruns, unanimous=True):
         runs.append(oracle.run(source, kill_at=kill_at))
+        outcomes.append(_outcome(oracle, runs[-1]))
     return runs
 
 
@@ -132,5 +136,5 @@ def _bar(oracle: TimingOracle, limit: Limit) -> float:
     return noise.bar(limit.seconds, oracle.margin)
 
 
-def _majority_slow(oracle: TimingOracle, runs: Sequence[Run], bar: float) -> bool:
-    return noise.majority_slow([_outcome(oracle, r) for r in runs], bar)
+def _all_slow(oracle: TimingOracle, runs: Sequence[Run], bar: float) -> bool:
+    return noise.all_slow([_outcome(oracle, r) for r in runs], bar)

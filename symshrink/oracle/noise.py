@@ -5,9 +5,10 @@ a shorter run is judged by its noise), or the absolute threshold. During the
 reduction the bar is the limit x (1 + margin): a reduction stops at the edge of what counts
 as slow, so without a margin its result is slow by a hair. A run is stopped `band` above
 the bar; one that ends within `band` of it, either side, is too close to call, and more runs
-decide (the majority of up to 1 + `reruns`). `Judging` holds these knobs; `Outcome` is what
-the rules need of a run; `at` is the line a run is judged at: the bar during the
-reduction, the limit at re-verification.
+decide: a candidate's close call is slow only when all of 1 + `reruns` say so
+(`all_slow`), the original's runs and a result's re-verification by the majority.
+`Judging` holds these knobs; `Outcome` is what the rules need of a run; `at` is the line a
+run is judged at: the bar during the reduction, the limit at re-verification.
 """
 
 from __future__ import annotations
@@ -131,11 +132,22 @@ def majority_slow(runs: Sequence[Outcome], at: float) -> bool:
     return 2 * sum(slow(r, at) for r in runs) > len(runs)
 
 
-def another_run(runs: Sequence[Outcome], at: float, band: float, reruns: int) -> bool:
+def all_slow(runs: Sequence[Outcome], at: float) -> bool:
+    """Every run says slow: how a candidate's close call is decided (`another_run`'s
+    `unanimous`)."""
+    return bool(runs) and all(slow(r, at) for r in runs)
+
+
+def another_run(
+    runs: Sequence[Outcome], at: float, band: float, reruns: int, *, unanimous: bool = False
+) -> bool:
     """Whether one more run is needed: the first was too close to call and the majority of
-    1 + `reruns` runs is still open."""
+    1 + `reruns` runs is still open; `unanimous`: every run so far says slow (one that
+    does not decides: a close call is slow only when all 1 + `reruns` runs say so)."""
     most = 1 + reruns
     if not runs or not near(runs[0], at, band) or len(runs) >= most:
         return False
     slow_runs = sum(slow(r, at) for r in runs)
+    if unanimous:
+        return slow_runs == len(runs)
     return 2 * max(slow_runs, len(runs) - slow_runs) <= most

@@ -32,10 +32,12 @@ def decide(
     calibration: Calibration,
     judging: Judging,
     reference: Signature | None = None,
+    unanimous: bool = False,
 ) -> Verdict:
-    """Majority decision over the runs of one candidate, then the slippage guard (on what
-    the candidate spends beyond its `control`, in ratio mode) against `reference`, else
-    the original's hot spots in the phases the candidate's runs are in."""
+    """Majority decision over the runs of one candidate (`unanimous`: slow only when every
+    run that did not fail is), then the slippage guard (on what the candidate spends
+    beyond its `control`, in ratio mode) against `reference`, else the original's hot
+    spots in the phases the candidate's runs are in."""
     clock = calibration.clock
     make = _Maker(clock, judging, None if control is None else control.seconds)
     # where R x the control is under the floor, the candidate was judged at the floor
@@ -53,7 +55,7 @@ def decide(
     slow_runs = [r for r in ok if slow(Outcome.of(r, clock), at)]
     fast = [r for r in ok if r not in slow_runs]
     votes = f" ({len(slow_runs)}/{len(ok)} runs slow)" if len(ok) > 1 else ""
-    if 2 * len(slow_runs) <= len(ok):
+    if (len(slow_runs) < len(ok)) if unanimous else (2 * len(slow_runs) <= len(ok)):
         rep = median_run(fast, clock)
         return make("fast", rep, f"finished in {make.seconds(rep)} < {line}{votes}")
     rep = median_run(slow_runs, clock)
