@@ -230,7 +230,8 @@ class _Program:
             if self.widest is None or runs_at < own:
                 raise UsageError(f"no width {runs_at} to run at: {name} has {own}, no sum to widen")
             self.notes.append(
-                f"--n defaults to {runs_at}, its widest sum widened by {runs_at - own} symbols,"
+                f"--n defaults to {runs_at}, its widest sum widened by {runs_at - own}"
+                f" symbol{'s' if runs_at - own > 1 else ''},"
                 f" where it was clearly slow when written; --n {own} is {name} itself"
             )
         parts = [self._header(name, source), self._constants(), self._graph()]
