@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import re
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -137,7 +138,7 @@ class _Program:
         if self.widest is not None and self.widest not in self.derived:
             self.derived[self.widest] = self.names[_WIDE_SUM]
         self.carried = self._carried()
-        self.lines = [_as_written(line) for line in forward_lines(repro.module_source, self.reads)]
+        self.lines = [as_written(line) for line in forward_lines(repro.module_source, self.reads)]
         self.needed = self._needed()
         self.notes = self._notes()
 
@@ -439,11 +440,20 @@ def _same_strides(
     )
 
 
-def _as_written(line: str) -> str:
-    """A graph line as a user writes it: Dynamo traces `sum` of sizes into `torch.sym_sum`,
-    but cannot trace `torch.sym_sum` of plain ints back (static mode: "torch.* op returned
-    non-Tensor"); `sum` traces to the same sum in both modes."""
-    return line.replace("torch.sym_sum(", "sum(")
+_AS_WRITTEN = [
+    (re.compile(r"torch\.sym_sum\("), "sum("),
+    (re.compile(r"torch\.ops\.aten\.sym_numel\.default\((\w+)\)"), r"\1.numel()"),
+]
+
+
+def as_written(line: str) -> str:
+    """A graph line as a user writes it: Dynamo traces `sum` of sizes into `torch.sym_sum`
+    and `t.numel()` into `aten.sym_numel`, but cannot trace those calls back on plain ints
+    (static mode: "torch.* op returned non-Tensor"); the method or builtin traces to the
+    same node in both modes (`aten.sym_size.int` and `sym_stride.int` trace as they are)."""
+    for pattern, replacement in _AS_WRITTEN:
+        line = pattern.sub(replacement, line)
+    return line
 
 
 def _graph_names(module_source: str) -> set[str]:

@@ -17,7 +17,9 @@ import runpy
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -324,3 +326,34 @@ def test_first_clear_is_the_smallest_width_from_its_own_up() -> None:
     assert asked == [own, own + 1, own + 2]  # one symbol at a time, stopped at the first
     assert first_clear(model, lambda m: True, upto=own) == own
     assert first_clear(model, lambda m: False, upto=own + 2) is None
+
+
+SYM_CALLS = [
+    "n = torch.sym_sum([x.size(0), x.size(1)])",
+    "n = torch.ops.aten.sym_numel.default(x)",
+    "n = torch.ops.aten.sym_size.int(x, 1)",
+    "n = torch.ops.aten.sym_stride.int(x, 0)",
+]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("line", SYM_CALLS)
+def test_a_graph_line_as_written_traces_static_and_dynamic(line: str) -> None:
+    """The calls on sizes a captured graph holds, as the program writes them, trace with
+    fullgraph in both modes and give what the graph's own call gives eagerly."""
+    import torch
+
+    from symshrink.program import as_written
+
+    def function(text: str) -> Callable[[torch.Tensor], torch.Tensor]:
+        scope: dict[str, Any] = {"torch": torch}
+        exec(f"def f(x):\n    {text}\n    return x * n", scope)
+        return scope["f"]
+
+    x = torch.ones(6, 4)[1:]
+    expected = function(line)(x)
+    for dynamic in (False, True):
+        compiled = torch.compile(
+            function(as_written(line)), fullgraph=True, dynamic=dynamic, backend="eager"
+        )
+        assert torch.equal(compiled(x), expected), (line, dynamic)
