@@ -209,17 +209,29 @@ def _intro(run: MinimizeRun) -> str:
     r = run.report
     return (
         f"Inductor's compile of this graph is slow in sympy / ShapeEnv work on its symbolic "
-        f"sizes. symshrink minimized the after-aot repro `{Path(r.repro).name}` "
-        f"from {r.initial.free_symbols} to {r.final.free_symbols} free "
-        f"symbols and from {r.initial.expr_ops} to {r.final.expr_ops} "
-        f"expression operations while it stayed "
-        + ("slow for the same reason." if r.oracle == "compile" else "interesting.")
+        f"sizes. symshrink minimized the after-aot repro `{Path(r.repro).name}` while it "
+        f"stayed {'slow for the same reason' if r.oracle == 'compile' else 'interesting'}: "
+        f"{sizes_changed(r.initial, r.final)}."
         + (
             ""
             if r.fixpoint
             else f" The run was stopped by {r.stopped_by_option}: the result is "
             "smaller, not minimal yet (`symshrink minimize --resume` continues it)."
         )
+    )
+
+
+def sizes_changed(initial: Side, final: Side) -> str:
+    """Each size as `before -> after`, or as kept: a reduction that removed graph nodes
+    but no symbol reads "free symbols 3 (kept)", not "from 3 to 3"."""
+    sizes = (
+        ("free symbols", initial.free_symbols, final.free_symbols),
+        ("expression operations", initial.expr_ops, final.expr_ops),
+        ("inputs", initial.inputs, final.inputs),
+    )
+    return ", ".join(
+        f"{name} {before} -> {after}" if before != after else f"{name} {before} (kept)"
+        for name, before, after in sizes
     )
 
 

@@ -355,3 +355,16 @@ def test_the_oracle_line_says_the_floor_beside_r() -> None:
     assert "4x the candidate's own static control, measured in the same run, and at least 1 s " in (
         _oracle_text(floored)
     )
+
+
+def test_the_intro_says_each_size_as_changed_or_kept() -> None:
+    """A reduction that only cut the graph (densenet's, cut short: its 3 bare symbols
+    stay) says the symbols were kept, not "from 3 to 3"."""
+    from symshrink.records import Side
+    from symshrink.report import sizes_changed
+
+    before = Side(free_symbols=3, symints=3, expr_ops=0, inputs=66)
+    after = Side(free_symbols=3, symints=1, expr_ops=0, inputs=62)
+    assert sizes_changed(before, after) == (
+        "free symbols 3 (kept), expression operations 0 (kept), inputs 66 -> 62"
+    )
