@@ -272,7 +272,7 @@ class RunRecord(_File):
     seconds: float
     stopped_by: str | None  # the reducer's budget words: `max_calls=3`, `interrupted`
     fixpoint: bool
-    per_pass: dict[str, dict[str, int]]
+    per_pass: dict[str, dict[str, int]]  # pass -> answers it used ("calls") and took ("accepted")
     # the graph passes ran first with every limit this many times higher (the original's
     # headroom over the margin: minimize_stages.graph_first); None: no such stage
     graph_first: float | None = field(default=None, metadata=OMIT_NONE)

@@ -291,7 +291,6 @@ class Reducer:
 
     def _progressed(self, name: str, removed: int, edits: int, result: Repro) -> None:
         """A pass's search removed something (in the sequential run's order)."""
-        self.stats.per_pass[name]["accepted"] += 1
         log.info("%s: %d of %d edits, size %s", name, removed, edits, size(result))
 
     def _evaluate(self, called: set[str], candidate: Candidate) -> bool:
@@ -325,7 +324,8 @@ class Reducer:
         verdict = self._verdicts[candidate.key]
         if verdict.interesting and size(candidate.repro) < size(self.best):
             self.best = candidate.repro
-            self.stats.accepted += 1
+            self.stats.accepted += 1  # and the pass's: a search cut short keeps what it took
+            self.stats.per_pass[self.stats.current_pass]["accepted"] += 1
             self.stats.best_ratio = verdict.ratio
             if self.on_improve is not None:
                 self.on_improve(candidate.repro)

@@ -63,6 +63,21 @@ def test_call_budget_stops_with_the_best_so_far() -> None:
     assert size(result) <= size(model)
 
 
+@pytest.mark.parametrize("max_calls", [3, 7, None])
+def test_each_pass_counts_the_candidates_it_had_accepted(max_calls: int | None) -> None:
+    """The passes' accepted counts add up to the run's, also when the budget stops a
+    search part way: what it took before the stop counts (not only searches that ended).
+    Their calls are the answers they used, the journal's and the cache's included."""
+    model = planted_model(16)
+    reducer = Reducer(test=planted_predicate({"s3"}), max_calls=max_calls)
+    reducer.run(model)
+    counts = reducer.stats.per_pass.values()
+    assert reducer.stats.accepted > 0
+    assert sum(c["accepted"] for c in counts) == reducer.stats.accepted
+    stats = reducer.stats
+    assert sum(c["calls"] for c in counts) == stats.oracle_calls + stats.cache_hits
+
+
 def test_resume_from_journal_repeats_no_call(tmp_path: Path) -> None:
     model = planted_model(12)
     test = planted_predicate({"s2", "s7"})
