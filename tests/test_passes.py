@@ -113,12 +113,16 @@ def test_values_must_not_cross_into_specialized_sizes() -> None:
     assert exprs.PASS.apply(m2, [exprs.Drop(e, e.args.index(parse_expr("s0")))]) is None
 
 
-def test_shrink_hints_keeps_distinct_symbols_distinct() -> None:
-    m = symint_model("s0 + s1", {"s0": 8, "s1": 4})
-    assert numbers.HALVE.apply(m, [numbers.Halve("s0")]) is None  # 4 would equal s1
-    out = numbers.HALVE.apply(m, [numbers.Halve("s0"), numbers.Halve("s1")])
-    assert dict(out.hints) == {"s0": 4, "s1": 2}
-    assert numbers.edits(out) == [numbers.Halve("s0")]  # s1 = 2 cannot halve to 1
+def test_shrink_hints_halves_every_hint_in_one_edit_keeping_them_distinct() -> None:
+    m = symint_model("s0 + s1 + s2", {"s0": 8, "s1": 4, "s2": 5})
+    assert numbers.edits(m) == [numbers.Halve()]
+    out = numbers.HALVE.apply(m, numbers.edits(m))
+    assert out is not None
+    # s1 goes to 2 first, freeing 4 for s0; s2's half (2) is taken, so s2 stays
+    assert dict(out.hints) == {"s0": 4, "s1": 2, "s2": 5}
+    assert numbers.edits(out) == []  # 2 cannot halve, 4's and 5's halves are taken
+    floors = symint_model("s0 + s1 + s2", {"s0": 2, "s1": 3, "s2": 4})
+    assert numbers.edits(floors) == []  # 2 and 3 cannot halve, 4's half is taken
 
 
 def test_floor_hints_keeps_the_order_and_distinct_hints() -> None:

@@ -1,14 +1,14 @@
-"""Shrink hints: first each straight to its floor, then by halving what could not go there.
+"""Shrink hints: first each straight to its floor, then all of them halved at once.
 
 Hints are the values the repro is traced at; small ones read better and keep the tensors
 small. A floor is the smallest value not held by a hint that stays (2, 3, 4, ... in the
 order of the hints, never 0 or 1): one call takes every hint there whose pathology does not
 need it larger, where halving needs log2(hint) accepted calls per step of a factor of two.
-Halving, to a fixpoint, then brings the rest within a factor of two of the smallest hint
-that kept the repro interesting when it was tried (a hint that could not halve is not
-tried again after the others halved: `Reducer._exhaust`). Distinct symbols keep distinct
-hints, because symbolic tracing would duck-size equal hints into one symbol and change the
-repro.
+What could not go to its floor is then halved, every such hint in one candidate, again
+while that stays interesting: a call per halving of them all. Hints are not parts of the
+repro, so no hint is proved needed on its own (halving one hint at a time cost the README
+example up to 10 of its calls, docs/benchmarks.md). Distinct symbols keep distinct hints,
+because symbolic tracing would duck-size equal hints into one symbol and change the repro.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class Floor:
 
 @dataclass(frozen=True)
 class Halve:
-    symbol: str
+    """Every hint that can halve, halved (`halved`)."""
 
 
 def floor_edits(repro: Repro) -> list[Floor]:
@@ -55,14 +55,26 @@ def floor(repro: Repro, chosen: Sequence[Floor]) -> Repro | None:
     return _with_hints(repro, {s: min(next(free), repro.hints[s]) for s in order})
 
 
+def halved(repro: Repro) -> dict[str, int]:
+    """Each hint halved where its half is at least MIN_HINT and held by no other hint,
+    smallest first (a small hint halved frees its value for a larger one's half)."""
+    taken = set(repro.hints.values())
+    out = {}
+    for s in sorted(repro.hints, key=lambda s: (repro.hints[s], s)):
+        hint = repro.hints[s]
+        if hint // 2 >= MIN_HINT and hint // 2 not in taken:
+            taken = (taken - {hint}) | {hint // 2}
+            out[s] = hint // 2
+    return out
+
+
 def edits(repro: Repro) -> list[Halve]:
-    """Largest hints first: they shrink the most."""
-    names = sorted(repro.hints, key=lambda s: (-repro.hints[s], s))
-    return [Halve(s) for s in names if repro.hints[s] // 2 >= MIN_HINT]
+    """One edit, while some hint can halve."""
+    return [Halve()] if halved(repro) else []
 
 
 def rewrite(repro: Repro, chosen: Sequence[Halve]) -> Repro | None:
-    return _with_hints(repro, {e.symbol: repro.hints[e.symbol] // 2 for e in chosen})
+    return _with_hints(repro, halved(repro) if chosen else {})
 
 
 def _with_hints(repro: Repro, changed: Mapping[str, int]) -> Repro | None:
@@ -73,9 +85,9 @@ def _with_hints(repro: Repro, changed: Mapping[str, int]) -> Repro | None:
     return repro.replace(hints=hints)
 
 
-# Hints are the values a repro is traced at, not parts of it: what goes in groups goes
-# (`search.coarse_dd`), and no hint is proved needed on its own; a README run spent 15 of
-# its 60 calls proving them so.
+# Hints are the values a repro is traced at, not parts of it: what goes to its floor goes
+# in groups (`search.coarse_dd`), the rest is halved all at once, and no hint is proved
+# needed on its own (a README run spent 15 of its 60 calls proving them so).
 FLOOR = Pass("floor-hints", floor_edits, floor, reopens=False, search="coarse")
-HALVE = Pass("shrink-hints", edits, rewrite, reopens=False, search="coarse")
+HALVE = Pass("shrink-hints", edits, rewrite, reopens=False)
 PASSES: list[Pass[Any]] = [FLOOR, HALVE]
