@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from symshrink.baseline import is_own_twin
 from symshrink.minimize_stages import GRAPH_FIRST_TAG, REDUCE_AGAIN, graph_reducer
+from symshrink.passes import SCHEDULE, schedule
 from symshrink.records import JOURNAL, REPORT, RunRecord
 from symshrink.reducer import Reducer
 from symshrink.repro.candidate import Candidate
@@ -100,7 +101,14 @@ def replay(work: Path) -> tuple[RunRecord | None, Replay, int]:
     # the compile oracle's refusal in ratio mode: a model with no symbol left is its twin
     ratio = record is None or (record.ratio is not None and record.baseline == "static")
     refuses = is_own_twin if ratio else None
-    main = Reducer(test=rep.test("at R", holder, ""), refuses=refuses, on_improve=history.append)
+    # the passes at R in the order the run used (a stopped run's: the default order)
+    order = schedule(record.passes or SCHEDULE) if record is not None else schedule()
+    main = Reducer(
+        test=rep.test("at R", holder, ""),
+        refuses=refuses,
+        passes=order,
+        on_improve=history.append,
+    )
     if any(key.startswith(GRAPH_FIRST_TAG) for key, _ in entries):
         graph = graph_reducer(main, rep.test("graph stage", holder, GRAPH_FIRST_TAG), refuses)
         holder[:] = [graph]

@@ -35,6 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from symshrink.baseline import is_own_twin
 from symshrink.minimize_stages import graph_reducer
+from symshrink.passes import SCHEDULE, schedule
+from symshrink.records import REPORT, RunRecord
 from symshrink.reducer import Reducer
 from symshrink.repro.candidate import Candidate
 from symshrink.repro.parse import parse_file
@@ -84,7 +86,12 @@ class Replay:
 
 
 def replay(
-    original: Path, journal: dict[str, Verdict], width: int, scale: float, graph_first: bool
+    original: Path,
+    journal: dict[str, Verdict],
+    width: int,
+    scale: float,
+    graph_first: bool,
+    order: tuple[str, ...] = SCHEDULE,
 ) -> dict[str, object]:
     """One replay on `local:width`: calls, unknown calls, wall seconds, the result's text.
     With `graph_first` (the recorded run had the stage), the graph passes run first under
@@ -94,7 +101,9 @@ def replay(
         with tempfile.TemporaryDirectory(prefix="symshrink-cluster-") as tmp:
             test = Replay(journal, runner, scale, Path(tmp))
             # the compile oracle's refusal in ratio mode, as the recorded run refused
-            reducer = Reducer(test=test, refuses=is_own_twin, jobs=runner.slots)
+            reducer = Reducer(
+                test=test, refuses=is_own_twin, passes=schedule(order), jobs=runner.slots
+            )
             graph = graph_reducer(reducer, test, is_own_twin)
             started = time.monotonic()
             result = parse_file(original)
@@ -126,8 +135,9 @@ def main() -> int:
     )
     args = ap.parse_args()
     journal = recorded(args.run_dir / "journal.jsonl")
-    report = args.run_dir / "report.json"
-    graph_first = report.exists() and json.loads(report.read_text()).get("graph_first") is not None
+    record = RunRecord.load_from(args.run_dir) if (args.run_dir / REPORT).exists() else None
+    graph_first = record is not None and record.graph_first is not None
+    order = (record.passes if record is not None else None) or SCHEDULE  # as the run had them
     costs = [v for v in journal.values() if v.wall_s > 0]
     print(
         f"{len(costs)} recorded calls, {sum(v.wall_s for v in costs):.0f} s of first "
@@ -141,7 +151,7 @@ def main() -> int:
     print("|---:|---:|---:|---:|---:|---:|---:|---|")
     first: dict[str, object] | None = None
     for width in args.widths:
-        row = replay(args.original, journal, width, args.scale, graph_first)
+        row = replay(args.original, journal, width, args.scale, graph_first, order)
         first = first or row
         if args.save is not None:
             args.save.mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from symshrink.journal import Journal
 from symshrink.oracle import CompileOracle, Reverification
 from symshrink.oracle.base import BaseOracle
-from symshrink.passes import GRAPH_PASSES, schedule
+from symshrink.passes import GRAPH_PASSES, SCHEDULE, schedule
 from symshrink.reducer import Reducer, Test
 from symshrink.repro.candidate import Candidate
 from symshrink.repro.model import Repro
@@ -74,7 +74,32 @@ def stages(
     if found is None:
         return [reducer], None
     keeper, raised = found
-    return [graph_reducer(reducer, keeper, keeper.refuses), reducer], raised
+    headroom = oracle.timing().headroom if isinstance(oracle, CompileOracle) else None
+    main = at_r(reducer, graph_leads(headroom))
+    return [graph_reducer(main, keeper, keeper.refuses), main], raised
+
+
+def graph_leads(headroom: float | None) -> bool:
+    """Whether the graph passes lead the passes at R too: where the original's headroom is
+    known and under GRAPH_FIRST_CAP.
+
+    There every pin is judged at the edge from the first call, and what the graph stage
+    could not keep at the original's ratio (bypasses judged by noise, most of them) still
+    shrinks the twin that the pins are measured against: bypassing the README example's
+    dead-end nodes took a pin from 4.3x its twin (0.59 s) to 7.5x (0.36 s), and pins run
+    first spent a round of calls failing at the edge. An original of larger headroom
+    (the 64-symbol seed, killed at 2R) keeps the pins first: there the graph passes at R
+    spend the headroom the pins need."""
+    return headroom is not None and headroom < GRAPH_FIRST_CAP
+
+
+def at_r(main: Reducer, lead: bool) -> Reducer:
+    """The stage at R: `main`, with GRAPH_PASSES first where `lead` (`graph_leads`); the
+    same journal, history, budget and stats."""
+    if not lead:
+        return main
+    order = (*GRAPH_PASSES, *(name for name in SCHEDULE if name not in GRAPH_PASSES))
+    return replace(main, passes=schedule(order), stats=main.stats)
 
 
 def graph_reducer(main: Reducer, test: Test, refuses: Callable[[Repro], bool] | None) -> Reducer:

@@ -121,6 +121,7 @@ def _run(opts: Options, original: Repro, work: WorkDir) -> Outcome:
             record,
             oracle_calls_total=len(journal) - 1,
             graph_first=None if raised is None else round(raised, 3),
+            passes=tuple(p.name for p in run_stages[-1].passes),
         )
         record.save(work / REPORT)  # the result stands whatever its program does
         run = interrupted is None and isinstance(oracle, CompileOracle)

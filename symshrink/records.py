@@ -276,6 +276,8 @@ class RunRecord(_File):
     # the graph passes ran first with every limit this many times higher (the original's
     # headroom over the margin: minimize_stages.graph_first); None: no such stage
     graph_first: float | None = field(default=None, metadata=OMIT_NONE)
+    # the passes at R in the order they ran (minimize_stages.at_r); None: passes.SCHEDULE
+    passes: tuple[str, ...] | None = field(default=None, metadata=OMIT_NONE)
     initial: Side
     final: Side
     ratio: float | None = field(default=None, metadata=OMIT_NONE)

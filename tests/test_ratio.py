@@ -549,8 +549,9 @@ def test_graph_first_runs_a_narrow_originals_graph_passes_first_keeping_its_head
     """16 symbols at 0.02 s each: 1 + 0.02 * 256 = 6.12 s, 1.53x its 4 s kill point (R = 4
     x a 1 s twin, no margin). The graph passes run first, judged at 1.53x every limit: a
     graph edit costs nothing here (the cost is the symbols'), so all of them stay slow
-    there. With --no-graph-first, no such stage; a never-ending original (its headroom
-    not known, at least 8) has one at twice R (GRAPH_FIRST_CAP)."""
+    there, and they lead the passes at R too. With --no-graph-first, no such stage; a
+    never-ending original (its headroom not known, at least 8) has one at twice R
+    (GRAPH_FIRST_CAP), and the pins lead at R."""
     runner = WidthRunner(cost_s=0.02)
     narrow = _minimize(repro, tmp_path / "n.py", runner, monkeypatch, max_calls=3)
     assert narrow.graph_first == pytest.approx(6.12 / 4.0, rel=1e-3)
@@ -561,13 +562,18 @@ def test_graph_first_runs_a_narrow_originals_graph_passes_first_keeping_its_head
     journal = (tmp_path / "n.py.work" / JOURNAL).read_text()
     assert f'"key": "{minimize_stages.GRAPH_FIRST_TAG}' in journal
     assert narrow.options.graph_first
+    # at R too the graph passes lead, where the headroom is under the cap
+    assert narrow.passes is not None and narrow.passes[: len(GRAPH_PASSES)] == GRAPH_PASSES
+    assert sorted(narrow.passes) == sorted(SCHEDULE)
     runner = WidthRunner(cost_s=0.02)
     off = _minimize(repro, tmp_path / "d.py", runner, monkeypatch, max_calls=3, graph_first=False)
     assert off.graph_first is None and next(iter(off.per_pass)) == SCHEDULE[0]
+    assert off.passes == SCHEDULE
     runner = WidthRunner(endless=16)
     wide = _minimize(repro, tmp_path / "w.py", runner, monkeypatch, max_calls=3)
     assert wide.graph_first == minimize_stages.GRAPH_FIRST_CAP
     assert next(iter(wide.per_pass)) in GRAPH_PASSES
+    assert wide.passes == SCHEDULE  # at R the pins first: its headroom is larger
 
 
 class PhasedRunner(WidthRunner):
