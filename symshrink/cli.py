@@ -263,8 +263,9 @@ def minimize(
         bool,
         typer.Option(
             "--graph-first/--no-graph-first",
-            help="first shrink the graph while the candidate keeps the original's ratio, "
-            "or 2R at most (every later call compiles a smaller graph; docs/usage.md)",
+            help="shrink the graph first (every later call compiles a smaller graph): as a "
+            "stage at 2R where the original's headroom allows, else leading the passes at R "
+            "(docs/usage.md)",
         ),
     ] = _MINIMIZE.graph_first,
     progress: Annotated[

@@ -57,7 +57,7 @@ class Options:
     # ratio mode: the least CPU seconds a slow candidate runs (`noise.limit`); 0: none
     floor: float = field(default=DEFAULT_FLOOR_S, metadata=JUDGES)
     confirm: int = field(default=Judging.confirm, metadata=JUDGES)
-    graph_first: bool = True  # the graph passes first, keeping the headroom (graph_first())
+    graph_first: bool = True  # the graph passes first (minimize_stages.stages)
     progress: bool = field(default=True, metadata=LOCAL)
     scheduler: str | None = None  # Dask: tcp://HOST:PORT or local:N; None: this machine
 

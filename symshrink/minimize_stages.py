@@ -1,7 +1,8 @@
-"""The reduction policy of a minimize run, as stages: the graph passes first where the
-original's headroom is known and small (`graph_first`), then every pass at R; then the
-result is re-verified, walked back to the smallest model still slow on fresh runs, and
-reduced again from there (up to REDUCE_AGAIN times) so that the result is a fixpoint."""
+"""The reduction policy of a minimize run, as stages: the graph passes first, as a stage
+of their own at twice R where the original's headroom allows (`graph_first`), else leading
+the passes at R (`graph_leads`); then every pass at R; then the result is re-verified,
+walked back to the smallest model still slow on fresh runs, and reduced again from there
+(up to REDUCE_AGAIN times) so that the result is a fixpoint."""
 
 from __future__ import annotations
 
@@ -24,72 +25,46 @@ from symshrink.verdict import Verdict
 log = logging.getLogger(__name__)
 
 GRAPH_FIRST_CAP = 2.0
-"""The most the graph stage raises the limits by (`graph_first`): the headroom (how far
-past its kill point the original ends), but no more than this, so that a call of the stage
-costs at most twice one at R; an original still compiling at the end of its longer run
-(its headroom at least 8) is kept at 2R too."""
+"""The limits of the graph stage (`graph_first`), as a multiple of those at R: a call of
+the stage costs at most twice one at R. An original whose headroom (how far past its kill
+point it ends) is smaller has no stage: its graph passes lead at R (`graph_leads`)."""
 GRAPH_FIRST_TAG = "graph-first:"  # its verdicts' journal keys: slow at another limit
 GRAPH_FIRST_STRATEGY = "coarse"
 """The graph stage takes what goes in groups, each pass once (`rounds=1`): it makes the
 later calls cheaper, and proves nothing the stage at R does not prove again, where a call
-costs less (its calls are the original's ratio x a larger twin)."""
+costs less (its calls are a multiple of a larger twin)."""
 
 
 def graph_first(oracle: BaseOracle) -> tuple[CompileOracle, float] | None:
-    """The oracle of the graph passes' first stage, and by how much it raised the limits:
-    `oracle` with every limit raised to the original's own time over the margin (at most
-    GRAPH_FIRST_CAP x R), so that a graph edit is kept only while the candidate keeps the
-    original's ratio, or twice R; None where the headroom is within the margin.
+    """The oracle of the graph passes' own stage, and by how much it raised the limits:
+    `oracle` with every limit raised GRAPH_FIRST_CAP times over the margin, so that a graph
+    edit is kept only while the candidate stays slow at twice R; None for an original whose
+    headroom is known and under GRAPH_FIRST_CAP (`graph_leads`), or a `--test` oracle.
 
-    The graph passes make every later call cheaper. Run first at R they spend the headroom
-    on the pathology's own nodes where they can, and once the pins have taken a model to
+    The graph passes make every later call cheaper. Run first at R on an original of large
+    headroom (the 64-symbol seed, still compiling at the end of its longer run) they spend
+    the headroom on the pathology's own nodes, and once the pins have taken a model to
     the edge, an edit that changes nothing (an output downstream of the pathology) is judged
-    by the noise; kept at the original's ratio, their results stay within the symbols-first
-    order's own run-to-run spread, in less time (`benchmarks/checkouts.py` with and without
+    by the noise; kept at 2R, their results stay within the symbols-first order's own
+    run-to-run spread, in less time (`benchmarks/checkouts.py` with and without
     `--no-graph-first`, docs/benchmarks.md)."""
-    if not isinstance(oracle, CompileOracle):
+    if not isinstance(oracle, CompileOracle) or graph_leads(oracle.timing().headroom):
         return None
-    timing = oracle.timing()
-    headroom = min(timing.headroom or GRAPH_FIRST_CAP, GRAPH_FIRST_CAP)
-    factor = headroom / (1 + timing.margin)
-    if factor <= 1:
-        return None
-    log.info("the graph passes go first, kept at %.2fx the limit: the original's headroom", factor)
+    factor = GRAPH_FIRST_CAP / (1 + oracle.timing().margin)
+    log.info("the graph passes go first, kept at %.2fx the limit", factor)
     return oracle.scaled(factor), factor
 
 
-REDUCE_AGAIN = 2
-"""How many times a reduction whose result was walked back goes on from the model that
-re-verified (a noisy machine can make a run at the edge look slow more than once)."""
-
-
-def stages(
-    oracle: BaseOracle, reducer: Reducer, *, graph_stage: bool
-) -> tuple[list[Reducer], float | None]:
-    """The run's stages in order: the graph passes kept at the original's ratio, when
-    `graph_stage` and `graph_first` say so, then `reducer` (every pass at R); and by how
-    much the graph stage raised the limits. They share one journal, history, budget and
-    stats; the graph stage has its own tag."""
-    found = graph_first(oracle) if graph_stage else None
-    if found is None:
-        return [reducer], None
-    keeper, raised = found
-    headroom = oracle.timing().headroom if isinstance(oracle, CompileOracle) else None
-    main = at_r(reducer, graph_leads(headroom))
-    return [graph_reducer(main, keeper, keeper.refuses), main], raised
-
-
 def graph_leads(headroom: float | None) -> bool:
-    """Whether the graph passes lead the passes at R too: where the original's headroom is
-    known and under GRAPH_FIRST_CAP.
+    """Whether the graph passes lead the passes at R, with no stage of their own: where the
+    original's headroom is known and under GRAPH_FIRST_CAP.
 
-    There every pin is judged at the edge from the first call, and what the graph stage
-    could not keep at the original's ratio (bypasses judged by noise, most of them) still
-    shrinks the twin that the pins are measured against: bypassing the README example's
-    dead-end nodes took a pin from 4.3x its twin (0.59 s) to 7.5x (0.36 s), and pins run
-    first spent a round of calls failing at the edge. An original of larger headroom
-    (the 64-symbol seed, killed at 2R) keeps the pins first: there the graph passes at R
-    spend the headroom the pins need."""
+    A stage there would judge at barely more than R, within the noise, and what it took
+    the passes at R would prove again: on the README example (headroom 1.3-1.7) it cost 7-8
+    calls and kept 1 to 3 of the bypasses that the passes at R took anyway. Leading at R,
+    the graph passes still shrink the twin before the pins are measured against it:
+    bypassing the example's dead-end nodes took a pin from 4.3x its twin (0.59 s) to 7.5x
+    (0.36 s), where pins run first spent a round of calls failing at the edge."""
     return headroom is not None and headroom < GRAPH_FIRST_CAP
 
 
@@ -100,6 +75,31 @@ def at_r(main: Reducer, lead: bool) -> Reducer:
         return main
     order = (*GRAPH_PASSES, *(name for name in SCHEDULE if name not in GRAPH_PASSES))
     return replace(main, passes=schedule(order), stats=main.stats)
+
+
+REDUCE_AGAIN = 2
+"""How many times a reduction whose result was walked back goes on from the model that
+re-verified (a noisy machine can make a run at the edge look slow more than once)."""
+
+
+def stages(
+    oracle: BaseOracle, reducer: Reducer, *, graph_stage: bool
+) -> tuple[list[Reducer], float | None]:
+    """The run's stages in order, and by how much the graph stage raised the limits (None:
+    no stage). With `graph_stage`, the graph passes go first: as a stage of their own
+    (`graph_first`) before `reducer` (every pass at R), or leading `reducer`'s passes
+    (`graph_leads`). The stages share one journal, history, budget and stats; the graph
+    stage has its own tag."""
+    if not graph_stage:
+        return [reducer], None
+    headroom = oracle.timing().headroom if isinstance(oracle, CompileOracle) else None
+    if graph_leads(headroom):
+        return [at_r(reducer, lead=True)], None
+    found = graph_first(oracle)
+    if found is None:
+        return [reducer], None
+    keeper, raised = found
+    return [graph_reducer(reducer, keeper, keeper.refuses), reducer], raised
 
 
 def graph_reducer(main: Reducer, test: Test, refuses: Callable[[Repro], bool] | None) -> Reducer:

@@ -273,8 +273,8 @@ class RunRecord(_File):
     stopped_by: str | None  # the reducer's budget words: `max_calls=3`, `interrupted`
     fixpoint: bool
     per_pass: dict[str, dict[str, int]]  # pass -> answers it used ("calls") and took ("accepted")
-    # the graph passes ran first with every limit this many times higher (the original's
-    # headroom over the margin: minimize_stages.graph_first); None: no such stage
+    # the graph passes ran first as a stage with every limit this many times higher
+    # (2R over the margin: minimize_stages.graph_first); None: no such stage
     graph_first: float | None = field(default=None, metadata=OMIT_NONE)
     # the passes at R in the order they ran (minimize_stages.at_r); None: passes.SCHEDULE
     passes: tuple[str, ...] | None = field(default=None, metadata=OMIT_NONE)

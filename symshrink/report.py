@@ -34,6 +34,7 @@ from symshrink.files import atomic_write
 from symshrink.graph import SymGraph
 from symshrink.minimize_options import command_line
 from symshrink.oracle.calibrate import DEFAULT_RATIO, Calibration
+from symshrink.passes import GRAPH_PASSES
 from symshrink.program import BACKENDS, program_path, render_program
 from symshrink.program_check import check_program, through_program
 from symshrink.records import (
@@ -249,11 +250,10 @@ def _environment(run: MinimizeRun) -> str:
     ]
     if run.report.graph_first:
         rows.append(
-            (
-                "graph passes first",
-                f"at {run.report.graph_first:.2f}x the limit, keeping the original's headroom",
-            )
+            ("graph passes first", f"as a stage at {run.report.graph_first:.2f}x the limit")
         )
+    elif run.report.passes and run.report.passes[0] in GRAPH_PASSES:
+        rows.append(("graph passes first", "leading the passes at R"))
     return "## Environment\n\n" + _table(("", ""), rows)
 
 

@@ -543,28 +543,26 @@ def test_the_longer_reference_run_gives_the_originals_time(repro: Path, tmp_path
     assert oracle.calibration.reference_stopped and oracle.timing().headroom is None
 
 
-def test_graph_first_runs_a_narrow_originals_graph_passes_first_keeping_its_headroom(
+def test_graph_passes_lead_a_narrow_original_at_r_and_have_a_stage_of_their_own_at_2r(
     repro: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """16 symbols at 0.02 s each: 1 + 0.02 * 256 = 6.12 s, 1.53x its 4 s kill point (R = 4
-    x a 1 s twin, no margin). The graph passes run first, judged at 1.53x every limit: a
-    graph edit costs nothing here (the cost is the symbols'), so all of them stay slow
-    there, and they lead the passes at R too. With --no-graph-first, no such stage; a
-    never-ending original (its headroom not known, at least 8) has one at twice R
-    (GRAPH_FIRST_CAP), and the pins lead at R."""
+    x a 1 s twin, no margin), under GRAPH_FIRST_CAP: no graph stage, the graph passes lead
+    the passes at R, judged at R. With --no-graph-first the pins lead. A never-ending
+    original (its headroom not known, at least 8) has a graph stage at twice R, and the
+    pins lead at R."""
     runner = WidthRunner(cost_s=0.02)
     narrow = _minimize(repro, tmp_path / "n.py", runner, monkeypatch, max_calls=3)
-    assert narrow.graph_first == pytest.approx(6.12 / 4.0, rel=1e-3)
+    assert narrow.graph_first is None
     assert next(iter(narrow.per_pass)) in GRAPH_PASSES  # what the reducer ran first
-    raised = 4.0 * 6.12 / 4.0 * 1.1  # a candidate's twin x R x the factor, + the band
-    candidates = [lim for w, _, lim in runner.runs if w and lim.kill_at is not None]
-    assert candidates[3].kill_at == pytest.approx(raised)  # after the original's 3 runs
-    journal = (tmp_path / "n.py.work" / JOURNAL).read_text()
-    assert f'"key": "{minimize_stages.GRAPH_FIRST_TAG}' in journal
-    assert narrow.options.graph_first
-    # at R too the graph passes lead, where the headroom is under the cap
     assert narrow.passes is not None and narrow.passes[: len(GRAPH_PASSES)] == GRAPH_PASSES
     assert sorted(narrow.passes) == sorted(SCHEDULE)
+    at_r = 4.0 * 1.1  # a candidate's twin x R, + the band
+    candidates = [lim for w, _, lim in runner.runs if w and lim.kill_at is not None]
+    assert candidates[3].kill_at == pytest.approx(at_r)  # after the original's 3 runs
+    journal = (tmp_path / "n.py.work" / JOURNAL).read_text()
+    assert minimize_stages.GRAPH_FIRST_TAG not in journal
+    assert narrow.options.graph_first
     runner = WidthRunner(cost_s=0.02)
     off = _minimize(repro, tmp_path / "d.py", runner, monkeypatch, max_calls=3, graph_first=False)
     assert off.graph_first is None and next(iter(off.per_pass)) == SCHEDULE[0]
@@ -572,7 +570,9 @@ def test_graph_first_runs_a_narrow_originals_graph_passes_first_keeping_its_head
     runner = WidthRunner(endless=16)
     wide = _minimize(repro, tmp_path / "w.py", runner, monkeypatch, max_calls=3)
     assert wide.graph_first == minimize_stages.GRAPH_FIRST_CAP
-    assert next(iter(wide.per_pass)) in GRAPH_PASSES
+    assert next(iter(wide.per_pass)) in GRAPH_PASSES  # the stage's
+    journal = (tmp_path / "w.py.work" / JOURNAL).read_text()
+    assert f'"key": "{minimize_stages.GRAPH_FIRST_TAG}' in journal
     assert wide.passes == SCHEDULE  # at R the pins first: its headroom is larger
 
 

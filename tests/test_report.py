@@ -229,7 +229,11 @@ def test_compile_oracle_runs_show_phase_and_hot_spots(work: Path, tmp_path: Path
     assert "| ratio to the twin | ≥ 16.20 | 5.50 |" in text
     assert "4x the candidate's own static control, measured in the same run" in text
     assert "after walking back 1 step(s)" in text
-    assert "| graph passes first | at 1.45x the limit, keeping the original's headroom |" in text
+    assert "| graph passes first | as a stage at 1.45x the limit |" in text
+    # graph passes that led the passes at R, with no stage of their own
+    led = ("drop-outputs", "bypass-nodes", "pin-symbols")
+    replace(record, ratio=4.0, baseline="static", passes=led).save(run_dir / "report.json")
+    assert "| graph passes first | leading the passes at R |" in render_report(load_run(run_dir))
 
 
 def test_standalone_script_is_reproduced_with_python(work: Path, tmp_path: Path) -> None:

@@ -40,14 +40,14 @@ forward never reads go in every candidate's normalization), then simplifying exp
 whose candidates compile the graph the bypasses left and whose proofs stand on it (the
 planted reductions: 135.5 calls against 137.5 with simplifying before bypassing), fine
 rewrites after, shrinking hints last (once the others are done: it cannot reopen them),
-each hint straight to its floor first, then by halving.
+each hint straight to its floor first, then all halved at once.
 
 Every pass spends the same headroom (the original's ratio above R), so what runs first is
 what the result loses most of. The graph passes, run first at R, leave the 64-symbol
 seed's wide sums at the edge with 25-48 of their free symbols (`benchmarks/seed.py` on a
-schedule with them first). Where the original's headroom is known and small,
-`minimize_stages.graph_first` runs them first as a stage of their own, an edit kept only while
-the candidate keeps the original's ratio."""
+schedule with them first). So `minimize_stages.stages` runs them first as a stage of their
+own, an edit kept only while the candidate stays slow at 2R, where the original's headroom
+allows; where it is under 2R, they lead the passes at R instead (`minimize_stages.at_r`)."""
 
 GRAPH_PASSES: tuple[str, ...] = ("drop-outputs", "bypass-nodes")
 """The passes that shrink the graph itself, and with it the twin that every later call is
