@@ -202,13 +202,18 @@ class Reducer:
         fixpoint, and the last round, which changes nothing, tests every reopening pass on
         the model it ends with: the result is 1-minimal for each. After the first round
         most edits left are needed, so there `auto` searches one edit at a time (`greedy`:
-        n calls to prove n edits needed, bisection n + 2)."""
+        n calls to prove n edits needed, bisection n + 2). A pass that waits for the second
+        round (`Pass.later`) skips the first, which is then followed by another whatever it
+        changed."""
         strategy, reopened = self.strategy, True
         first, done = True, 0
         while reopened and (self.rounds is None or done < self.rounds):
             done += 1
             reopened = False
             for p in (p for p in self.passes if p.reopens):
+                if first and p.later and self.rounds != 1:
+                    reopened = True  # it runs in the next round, with every other pass
+                    continue
                 if first:
                     made = self._run_pass(p, current, strategy, asker)
                     improved = current if made is None else made[0]

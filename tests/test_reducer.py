@@ -6,6 +6,7 @@ import math
 import threading
 import time
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -312,3 +313,23 @@ def test_a_model_the_test_refuses_never_reaches_it() -> None:
     assert refusing.run(model) == expected
     assert asked and all(m.hints for m in asked)
     assert refusing.stats.oracle_calls < plain.stats.oracle_calls
+
+
+def test_a_later_pass_waits_for_the_second_round_and_still_proves_the_result() -> None:
+    """merge-symbols skips the first round (`Pass.later`): its first call comes after the
+    second round's pins. Alone, the first round changes nothing, and a second runs it."""
+    model = planted_model(8)
+    test = planted_predicate({"s3", "s5"})
+    asked: list[str | None] = []
+
+    def noting(candidate: Candidate) -> bool:
+        asked.append(reducer.stats.current_pass)
+        return test(candidate)
+
+    reducer = Reducer(test=noting)
+    assert set(reducer.run(model).hints) == {"s3", "s5"} and reducer.stats.fixpoint
+    first = asked.index("merge-symbols")
+    after_pins = [i for i, (a, b) in enumerate(pairwise(asked)) if a != b == "pin-symbols"]
+    assert after_pins and after_pins[0] < first  # the pins again, before any merge
+    alone = Reducer(test=test, passes=schedule(("merge-symbols",)))
+    assert len(alone.run(model).hints) < len(model.hints) and alone.stats.fixpoint

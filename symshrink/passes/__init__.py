@@ -66,7 +66,10 @@ class Pass(Generic[Edit]):
     (each hint is proved needed once, not again after every other hint's halving).
     `classes(m)` names edits that are interchangeable (pins of symbols that
     occur alike): the search cuts each class by count (`search.by_classes`). `search`
-    names the pass's own search strategy (None: the reducer's).
+    names the pass's own search strategy (None: the reducer's). `later`: the pass skips
+    the reducer's first round (a rewrite that takes what the passes before it could not:
+    in the first round they leave the model at the edge, where its candidates are judged
+    by the noise, and whatever the round found needed the next one proves again).
     """
 
     name: str
@@ -75,6 +78,7 @@ class Pass(Generic[Edit]):
     reopens: bool = True
     classes: Callable[[Repro], list[list[Edit]]] | None = None
     search: str | None = None
+    later: bool = False
 
     def apply(self, repro: Repro, edits: Sequence[Edit]) -> Repro | None:
         """The model with `edits` made and normalized (see `normalize`), or None (also when
