@@ -128,10 +128,7 @@ def make_oracle(opts: Options, original: Candidate, work: Path) -> BaseOracle:
                 signature=opts.signature,
                 margin=opts.margin,
                 confirm=opts.confirm,
-                # every verdict's twin as re-verification measures it: one run of a twin
-                # spreads 0.77-1.43x its median here, the median of 3 0.87-1.29x (p5-p95)
-                control_runs=opts.calibration_runs,
-                slow_control_runs=opts.calibration_runs,
+                slow_control_runs=opts.calibration_runs,  # as re-verification measures it
             ),
             calibration_path=work / CALIBRATION,
             controls_path=work / CONTROLS,
