@@ -35,11 +35,12 @@ later calls cheaper, and proves nothing the stage at R does not prove again, whe
 costs less (its calls are a multiple of a larger twin)."""
 
 
-def graph_first(oracle: BaseOracle) -> tuple[CompileOracle, float] | None:
+def graph_first(oracle: CompileOracle) -> tuple[CompileOracle, float] | None:
     """The oracle of the graph passes' own stage, and by how much it raised the limits:
     `oracle` with every limit raised GRAPH_FIRST_CAP times over the margin, so that a graph
-    edit is kept only while the candidate stays slow at twice R; None for an original whose
-    headroom is known and under GRAPH_FIRST_CAP (`graph_leads`), or a `--test` oracle.
+    edit is kept only while the candidate stays slow at twice R (for an original whose
+    headroom is at least GRAPH_FIRST_CAP or not known: `graph_leads` says when); None where
+    twice R is within the margin (`--margin` 1 or more).
 
     The graph passes make every later call cheaper. Run first at R on an original of large
     headroom (the 64-symbol seed, still compiling at the end of its longer run) they spend
@@ -48,9 +49,9 @@ def graph_first(oracle: BaseOracle) -> tuple[CompileOracle, float] | None:
     by the noise; kept at 2R, their results stay within the symbols-first order's own
     run-to-run spread, in less time (`benchmarks/checkouts.py` with and without
     `--no-graph-first`, docs/benchmarks.md)."""
-    if not isinstance(oracle, CompileOracle) or graph_leads(oracle.timing().headroom):
-        return None
     factor = GRAPH_FIRST_CAP / (1 + oracle.timing().margin)
+    if factor <= 1:
+        return None
     log.info("the graph passes go first, kept at %.2fx the limit", factor)
     return oracle.scaled(factor), factor
 
@@ -68,11 +69,9 @@ def graph_leads(headroom: float | None) -> bool:
     return headroom is not None and headroom < GRAPH_FIRST_CAP
 
 
-def at_r(main: Reducer, lead: bool) -> Reducer:
-    """The stage at R: `main`, with GRAPH_PASSES first where `lead` (`graph_leads`); the
-    same journal, history, budget and stats."""
-    if not lead:
-        return main
+def led_by_graph(main: Reducer) -> Reducer:
+    """`main`, the stage at R, with GRAPH_PASSES first (`graph_leads`); the same journal,
+    history, budget and stats."""
     order = (*GRAPH_PASSES, *(name for name in SCHEDULE if name not in GRAPH_PASSES))
     return replace(main, passes=schedule(order), stats=main.stats)
 
@@ -90,11 +89,10 @@ def stages(
     (`graph_first`) before `reducer` (every pass at R), or leading `reducer`'s passes
     (`graph_leads`). The stages share one journal, history, budget and stats; the graph
     stage has its own tag."""
-    if not graph_stage:
+    if not graph_stage or not isinstance(oracle, CompileOracle):
         return [reducer], None
-    headroom = oracle.timing().headroom if isinstance(oracle, CompileOracle) else None
-    if graph_leads(headroom):
-        return [at_r(reducer, lead=True)], None
+    if graph_leads(oracle.timing().headroom):
+        return [led_by_graph(reducer)], None
     found = graph_first(oracle)
     if found is None:
         return [reducer], None

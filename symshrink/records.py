@@ -276,7 +276,7 @@ class RunRecord(_File):
     # the graph passes ran first as a stage with every limit this many times higher
     # (2R over the margin: minimize_stages.graph_first); None: no such stage
     graph_first: float | None = field(default=None, metadata=OMIT_NONE)
-    # the passes at R in the order they ran (minimize_stages.at_r); None: passes.SCHEDULE
+    # the passes at R in the order they ran (minimize_stages.stages); None: passes.SCHEDULE
     passes: tuple[str, ...] | None = field(default=None, metadata=OMIT_NONE)
     initial: Side
     final: Side

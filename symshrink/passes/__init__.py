@@ -47,7 +47,7 @@ what the result loses most of. The graph passes, run first at R, leave the 64-sy
 seed's wide sums at the edge with 25-48 of their free symbols (`benchmarks/seed.py` on a
 schedule with them first). So `minimize_stages.stages` runs them first as a stage of their
 own, an edit kept only while the candidate stays slow at 2R, where the original's headroom
-allows; where it is under 2R, they lead the passes at R instead (`minimize_stages.at_r`)."""
+allows; where it is under 2R, they lead the passes at R instead (`minimize_stages.led_by_graph`)."""
 
 GRAPH_PASSES: tuple[str, ...] = ("drop-outputs", "bypass-nodes")
 """The passes that shrink the graph itself, and with it the twin that every later call is
