@@ -317,6 +317,22 @@ def test_symbols_that_occur_alike_form_a_class() -> None:
     assert sorted(sorted(c) for c in symbols.symbol_classes(m)) == [["s2", "s3"]]
 
 
+def test_drops_of_alike_symbols_from_one_node_form_a_class() -> None:
+    """Which alike symbol's term leaves a sum does not matter; drops of symbols that occur
+    differently, or only in that sum (pins in disguise, not proposed), are not grouped."""
+    m = planted_model(6)  # s_i: the length of arg{i}_1 and a term of both sums
+    (cls,) = exprs.drop_classes(m)
+    assert {str(e.node.args[e.index]) for e in cls} == {f"s{i}" for i in range(6)}
+    m = symint_model("((s0 + s1 + s2)//160) + s0 + s1", {"s0": 3, "s1": 5, "s2": 7})
+    inner, outer = parse_expr("s0 + s1 + s2"), m.inputs[0].expr
+    grouped = [{(e.node, str(e.node.args[e.index])) for e in c} for c in exprs.drop_classes(m)]
+    assert sorted(grouped, key=str) == sorted(
+        [{(inner, "s0"), (inner, "s1")}, {(outer, "s0"), (outer, "s1")}], key=str
+    )
+    m = symint_model("((s0 + 2*s1 + s2)//160) + s0 + 2*s1", {"s0": 3, "s1": 5, "s2": 7})
+    assert exprs.drop_classes(m) == []
+
+
 def test_bypasses_that_keep_the_shape_come_first_and_those_that_cannot_trace_alone_last() -> None:
     """`mul(x, 1)`, `add(x, 0)`, `convert_element_type`: any set of them can go at once; an
     `iota`, `unsqueeze` or `view` bypassed seldom leaves a graph that traces."""

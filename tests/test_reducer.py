@@ -15,7 +15,7 @@ import sympy
 from symshrink import search
 from symshrink.expr import free_symbol_names, parse_expr
 from symshrink.journal import Journal
-from symshrink.passes import schedule
+from symshrink.passes import Pass, exprs, schedule
 from symshrink.passes.common import normalize, size
 from symshrink.reducer import Reducer
 from symshrink.repro.candidate import Candidate
@@ -333,3 +333,35 @@ def test_a_later_pass_waits_for_the_second_round_and_still_proves_the_result() -
     assert after_pins and after_pins[0] < first  # the pins again, before any merge
     alone = Reducer(test=test, passes=schedule(("merge-symbols",)))
     assert len(alone.run(model).hints) < len(model.hints) and alone.stats.fixpoint
+
+
+@pytest.mark.parametrize("k", [16, 5])
+def test_drops_of_alike_symbols_from_one_sum_are_cut_by_count(k: int) -> None:
+    """Dropping one alike symbol's term from a sum is dropping any other's, renamed: the
+    simplify pass counts how many can go (here: slow while the floor division sums at least
+    k symbols) instead of proving each drop needed on its own, n calls a round."""
+    model = planted_model(16)
+
+    def widest(repro: Repro) -> int:
+        floors = (
+            node
+            for e in repro.all_exprs()
+            for node in sympy.preorder_traversal(e)
+            if type(node).__name__ == "FloorDiv"
+        )
+        return max((len(free_symbol_names(node)) for node in floors), default=0)
+
+    def wide(candidate: Candidate) -> bool:
+        return widest(candidate.repro) >= k
+
+    def reduce(simplify: Pass) -> tuple[Repro, int]:
+        reducer = Reducer(test=wide, passes=[simplify])
+        return reducer.run(model), reducer.stats.oracle_calls
+
+    (by_count, calls), (one_by_one, calls_alone) = map(
+        reduce, [exprs.PASS, replace(exprs.PASS, classes=None)]
+    )
+    assert by_count == one_by_one
+    assert widest(by_count) == k
+    assert calls < calls_alone
+    assert calls <= 2 * (math.log2(16) + 3) + 4  # two rounds of the count, and the folds

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 import sympy
 
 from symshrink.errors import ExprError
-from symshrink.expr import evaluate, free_symbol_names
+from symshrink.expr import evaluate, free_symbol_names, symbol
 from symshrink.passes import Pass
+from symshrink.passes.symbols import symbol_classes
 from symshrink.repro.model import Repro
 
 
@@ -96,6 +97,35 @@ def _pins_only(
     return all(name not in free_symbol_names(e.xreplace({node: hidden})) for e in exprs)
 
 
+def drop_classes(repro: Repro) -> list[list[ExprEdit]]:
+    """Drops of alike symbols from one sum or product, each class in the order of `edits`.
+
+    Where swapping two symbols maps the model onto itself (`symbols.symbol_classes`) and
+    the node too, dropping the one's term is dropping the other's, renamed: which of them
+    go does not matter, only how many, and the search cuts the class by count
+    (`search.by_classes`) instead of proving each drop needed on its own."""
+    alike = {name: i for i, cls in enumerate(symbol_classes(repro)) for name in cls}
+    by_class: dict[tuple[sympy.Expr, sympy.Expr, int], list[Drop]] = {}
+    for e in edits(repro):
+        if isinstance(e, Drop):
+            coeff, rest = e.node.args[e.index].as_coeff_Mul()
+            if rest.is_Symbol and str(rest) in alike:
+                by_class.setdefault((e.node, coeff, alike[str(rest)]), []).append(e)
+    classes: list[list[ExprEdit]] = []
+    for first, *rest in by_class.values():
+        if rest:
+            classes.append([first, *(e for e in rest if _swaps_onto_itself(first, e))])
+    return classes
+
+
+def _swaps_onto_itself(a: Drop, b: Drop) -> bool:
+    """Whether swapping the symbols `a` and `b` drop maps their node onto itself."""
+    x, y = (d.node.args[d.index].as_coeff_Mul()[1] for d in (a, b))
+    assert isinstance(x, sympy.Symbol) and isinstance(y, sympy.Symbol)
+    swap = {symbol(x.name): symbol(y.name), symbol(y.name): symbol(x.name)}
+    return bool(a.node.xreplace(swap) == a.node)
+
+
 def rewrite(repro: Repro, chosen: Sequence[ExprEdit]) -> Repro | None:
     drops: dict[sympy.Expr, set[int]] = {}
     replace: dict[sympy.Expr, ExprEdit] = {}
@@ -137,4 +167,4 @@ def rewrite(repro: Repro, chosen: Sequence[ExprEdit]) -> Repro | None:
         return None  # folding divided by zero
 
 
-PASS = Pass("simplify-exprs", edits, rewrite)
+PASS = Pass("simplify-exprs", edits, rewrite, classes=drop_classes)
