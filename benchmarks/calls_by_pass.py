@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from symshrink.baseline import is_own_twin
 from symshrink.minimize_stages import GRAPH_FIRST_TAG, REDUCE_AGAIN, graph_reducer
-from symshrink.passes import SCHEDULE, schedule
+from symshrink.passes import schedule
 from symshrink.records import JOURNAL, REPORT, RunRecord
 from symshrink.reducer import Reducer
 from symshrink.repro.candidate import Candidate
@@ -102,7 +102,7 @@ def replay(work: Path) -> tuple[RunRecord | None, Replay, int]:
     ratio = record is None or (record.ratio is not None and record.baseline == "static")
     refuses = is_own_twin if ratio else None
     # the passes at R in the order the run used (a stopped run's: the default order)
-    order = schedule(record.passes or SCHEDULE) if record is not None else schedule()
+    order = schedule(record.order_at_r) if record is not None else schedule()
     main = Reducer(
         test=rep.test("at R", holder, ""),
         refuses=refuses,

@@ -137,7 +137,7 @@ def main() -> int:
     journal = recorded(args.run_dir / "journal.jsonl")
     record = RunRecord.load_from(args.run_dir) if (args.run_dir / REPORT).exists() else None
     graph_first = record is not None and record.graph_first is not None
-    order = (record.passes if record is not None else None) or SCHEDULE  # as the run had them
+    order = record.order_at_r if record is not None else SCHEDULE  # as the run had them
     costs = [v for v in journal.values() if v.wall_s > 0]
     print(
         f"{len(costs)} recorded calls, {sum(v.wall_s for v in costs):.0f} s of first "

@@ -28,6 +28,7 @@ from symshrink.files import atomic_write
 from symshrink.graph import SymGraph
 from symshrink.oracle.calibrate import Calibration
 from symshrink.oracle.signature import Signature
+from symshrink.passes import SCHEDULE
 from symshrink.repro.model import Repro
 from symshrink.sandbox import Clock
 from symshrink.verdict import Verdict
@@ -295,6 +296,11 @@ class RunRecord(_File):
     # check against static shapes (None: not run, a --test run or an interrupted one)
     program: str | None = field(default=None, metadata=OMIT_NONE)
     program_check: ProgramCheck | None = field(default=None, metadata=OMIT_NONE)
+
+    @property
+    def order_at_r(self) -> tuple[str, ...]:
+        """The passes at R in the order the run had them (a record without: the default)."""
+        return self.passes or SCHEDULE
 
     @property
     def slow_reverified(self) -> tuple[Verdict, ...]:

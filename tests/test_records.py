@@ -9,6 +9,7 @@ case.json files must load and write back to what they hold.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import pytest
 
 from symshrink.errors import ReproError
 from symshrink.oracle.controls import ControlTime, ControlTimes
+from symshrink.passes import GRAPH_PASSES, SCHEDULE
 from symshrink.records import Case, ProgramCheck, ProgramSweep, RunRecord, WidthPoint
 
 HERE = Path(__file__).resolve().parent
@@ -146,3 +148,12 @@ def test_a_twins_time_keeps_its_spots_and_an_older_one_loads_without(tmp_path: P
     assert again.get("static:a") == ControlTime((0.5, 0.52), spots={"stride_at": 0.12})
     # a record written before twins kept their spots
     assert ControlTime.from_dict({"measures": [0.4], "error": None}) == ControlTime((0.4,))
+
+
+def test_a_record_without_the_order_at_r_had_the_default_one() -> None:
+    """Replays (calls_by_pass.py, cluster.py) run the passes at R in the order the run had
+    them; a run recorded before the order was kept ran the default schedule."""
+    record = RunRecord.load(REPORTS[0])
+    assert replace(record, passes=None).order_at_r == SCHEDULE
+    led = (*GRAPH_PASSES, *(p for p in SCHEDULE if p not in GRAPH_PASSES))
+    assert replace(record, passes=led).order_at_r == led
