@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import sympy
 
 from symshrink.errors import ExprError
-from symshrink.expr import evaluate, free_symbol_names, symbol
+from symshrink.expr import evaluate, free_symbol_names
 from symshrink.passes import Pass
 from symshrink.passes.symbols import symbol_classes
 from symshrink.repro.model import Repro
@@ -121,9 +121,7 @@ def drop_classes(repro: Repro) -> list[list[ExprEdit]]:
 def _swaps_onto_itself(a: Drop, b: Drop) -> bool:
     """Whether swapping the symbols `a` and `b` drop maps their node onto itself."""
     x, y = (d.node.args[d.index].as_coeff_Mul()[1] for d in (a, b))
-    assert isinstance(x, sympy.Symbol) and isinstance(y, sympy.Symbol)
-    swap = {symbol(x.name): symbol(y.name), symbol(y.name): symbol(x.name)}
-    return bool(a.node.xreplace(swap) == a.node)
+    return bool(a.node.xreplace({x: y, y: x}) == a.node)
 
 
 def rewrite(repro: Repro, chosen: Sequence[ExprEdit]) -> Repro | None:
