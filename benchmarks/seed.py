@@ -10,8 +10,9 @@ minutes); its static twin ~1 s.
     python benchmarks/seed.py [--n 64] [--timeout 600] [--jobs 1] [--runs 3] [--floor S] [--out DIR]
 
 Prints (and writes DIR/seed.json): the command, wall time, oracle calls, free symbols
-N -> n, the result's hot spot, and the result's time against its twin's on `--runs` fresh
-runs side by side (each run to the end, not killed).
+N -> n, and the result's time against its twin's on `--runs` fresh runs side by side (each
+run to the end, not killed), with each run's hot spot and the result's: the spot with the
+most samples over all its runs.
 """
 
 from __future__ import annotations
@@ -35,10 +36,15 @@ from symshrink.sandbox import Job, Limits, Run, WarmPool, Workload
 from tests.fixtures_gen import generate
 
 
-def fresh_ratios(script: Path, runs: int, timeout_s: float) -> list[dict[str, object]]:
-    """The result and its static twin, each run to the end `runs` times, interleaved."""
+def fresh_ratios(
+    script: Path, runs: int, timeout_s: float
+) -> tuple[list[dict[str, object]], str | None]:
+    """The result and its static twin, each run to the end `runs` times, interleaved; and
+    the result's hot spot over the samples of all its runs (one run of a second holds ~50
+    samples, too few to tell two spots of a similar share apart)."""
     twin = render(static_twin(parse_file(script)))
     rows = []
+    samples: Counter[str] = Counter()
     pool = WarmPool(slots=1)
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -47,6 +53,7 @@ def fresh_ratios(script: Path, runs: int, timeout_s: float) -> list[dict[str, ob
                     _run(pool, Path(tmp), source, timeout_s)
                     for source in (script.read_text(), twin)
                 )
+                samples.update(result.spots())
                 spots = Counter(result.spots()).most_common(1)
                 rows.append(
                     {
@@ -59,7 +66,8 @@ def fresh_ratios(script: Path, runs: int, timeout_s: float) -> list[dict[str, ob
                 )
     finally:
         pool.close()
-    return rows
+    hottest = samples.most_common(1)
+    return rows, hottest[0][0] if hottest else None
 
 
 def _run(pool: WarmPool, scratch: Path, source: str, timeout_s: float) -> Run:
@@ -105,7 +113,7 @@ def main() -> None:
     if done.returncode != 0:
         raise SystemExit(f"minimize exited {done.returncode}")
     report = json.loads((result.with_name(result.name + ".work") / "report.json").read_text())
-    fresh = fresh_ratios(result, args.runs, args.timeout)
+    fresh, hot_spot = fresh_ratios(result, args.runs, args.timeout)
     summary = {
         "command": " ".join(["symshrink", *command[3:]]),
         "wall_s": round(wall, 1),
@@ -118,6 +126,7 @@ def main() -> None:
         "original": report["initial"],
         "fresh_runs": fresh,
         "median_fresh_ratio": statistics.median(r["ratio"] for r in fresh),
+        "hot_spot": hot_spot,
     }
     (args.out / "seed.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(json.dumps(summary, indent=2))
