@@ -86,8 +86,6 @@ class TimingOracle(Protocol):
         unanimous: bool = False,
     ) -> Verdict: ...
 
-    def guard_open(self, runs: Sequence[Run], at: float, control: ControlTime | None) -> bool: ...
-
 
 class BaseOracle:
     """Judges one candidate (`_judge`, the subclass's), or several up to `jobs` at once."""

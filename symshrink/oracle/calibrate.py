@@ -259,9 +259,8 @@ def calibrate(
             log.warning("the original has no samples in the watched modules: no slippage guard")
         for i, run in enumerate(runs):
             own = cal.like(run, top)
-            match = compare(own or sig, run.spots(), run.slow_phase)
-            level = logging.INFO if match.same else logging.WARNING
-            log.log(level, "calibration run %d %s", i, match.why)
+            ok, why = compare(own or sig, run.spots(), run.slow_phase)
+            log.log(logging.INFO if ok else logging.WARNING, "calibration run %d %s", i, why)
     control = "" if cal.baseline_s is None else f", control {cal.baseline_s:.2f}s"
     log.info(
         "calibrated: %s%s, the original's limit %.2fs; its runs %s %s (%s), major phases %s,"

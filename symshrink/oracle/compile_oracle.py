@@ -30,7 +30,7 @@ from symshrink.oracle.controls import Controls, ControlTime, ControlTimes, Limit
 from symshrink.oracle.noise import Judging
 from symshrink.oracle.original import calibrate_on
 from symshrink.oracle.signature import Signature
-from symshrink.oracle.verdicts import decide, guard_open, unjudged
+from symshrink.oracle.verdicts import decide, unjudged
 from symshrink.sandbox import Clock, ColdRunner, Job, Limits, Run, Runner, WarmPool, Workload
 from symshrink.verdict import Verdict
 
@@ -291,11 +291,6 @@ class CompileOracle(BaseOracle):
         return decide(
             runs, at, control, calibration=cal, judging=judging, reference=ref, unanimous=unanimous
         )
-
-    def guard_open(self, runs: Sequence[Run], at: float, control: ControlTime | None) -> bool:
-        """Whether the slippage guard is too close to call on `runs` (`verdicts.guard_open`)."""
-        cal, judging, ref = self.calibration, self.judging, self.reference
-        return guard_open(runs, at, control, calibration=cal, judging=judging, reference=ref)
 
     def close(self) -> None:
         self.runner.close()

@@ -10,9 +10,6 @@ control measured right before it, and as often as re-verification measures it
 (a lucky short run) is measured again, and the candidate's runs judged against that, run
 again where they no longer tell. With one job a spare slot works beside the first run
 (`_opening`). A slow verdict can be asked to be confirmed by `confirm` more runs, all slow.
-A slow candidate whose slippage guard is too close to call on its runs' samples
-(`verdicts.guard_open`) is run again, up to 1 + `reruns` runs, every one slow: the guard
-then decides on all their samples.
 """
 
 from __future__ import annotations
@@ -60,12 +57,6 @@ def judge(oracle: TimingOracle, candidate: Candidate) -> Verdict:
             if not noise.slow(_outcome(oracle, run), bar):  # not confirmed: it says
                 return oracle.verdict([run], bar, limit.control, unanimous=True)
             runs.append(run)
-        # Slow, and the guard too close to call on these runs' samples: more decide.
-        kill_at = noise.stop_at(bar, judging.band)
-        while len(runs) < 1 + judging.reruns and oracle.guard_open(runs, bar, limit.control):
-            runs.append(oracle.run(candidate.source, kill_at=kill_at))
-            if not _all_slow(oracle, runs, bar):
-                break
     return oracle.verdict(runs, bar, limit.control, unanimous=True)
 
 

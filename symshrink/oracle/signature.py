@@ -10,27 +10,17 @@ hot spots lands in those same spots (a share, not a set overlap, so that a noisy
 fifth-hottest spot cannot decide). The original's spots are taken in the phases the
 candidate's run went through (see `profile.py`). In ratio mode the candidate's share is
 taken of what it spends beyond its static twin, so the twin's own work, ~1/R of a
-candidate at the edge, does not count against it. A share is a proportion of samples, one
-every 20 ms: a run of a second beyond its twin holds ~50, and a share within GUARD_Z
-standard errors of the one needed is too close to call (`Match.close`), as a time within
-the band is; more runs decide.
+candidate at the edge, does not count against it.
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 MAJOR_PHASE = 0.25
-
-GUARD_Z = 2.0
-"""A share this many standard errors (of a proportion of its samples) or less from the
-one needed is too close to call. At the seed's edge a slow candidate stopped at 0.83 s
-beside a 0.17 s twin held ~33 samples beyond it: one standard error is 0.09 there, and its
-43 % against the 47 % needed said nothing either way (docs/benchmarks.md)."""
 
 
 @dataclass(frozen=True)
@@ -109,15 +99,6 @@ def hot_share(
     return (inside / total if total else 0.0), "of its samples"
 
 
-class Match(NamedTuple):
-    """The guard's answer: whether the candidate is slow for the original's reason, why in
-    one line, and whether its share is too close to the one needed to call (`GUARD_Z`)."""
-
-    same: bool
-    why: str
-    close: bool = False
-
-
 def compare(
     original: Signature,
     counts: Mapping[str, float],
@@ -125,43 +106,26 @@ def compare(
     *,
     min_ratio: float = 0.5,
     twin: Mapping[str, float] | None = None,
-    samples: int = 0,
-) -> Match:
+) -> tuple[bool, str]:
     """Whether a candidate with spot `counts`, slow in `phase`, is slow for the same reason.
 
     With `twin` (the CPU seconds the candidate's twin spent in each spot; `counts` then in
     CPU seconds too) the share is taken of the time the candidate spends beyond its twin:
     what its symbols add. Taken of all its time, the twin's own work dilutes it, most at
-    the edge, where a candidate at R x its twin spends ~1/R of its time on that work.
-    `samples`: how many samples `counts` come from (0: unknown, never too close to call).
-    A candidate with no watched samples at all does not match: whatever makes it slow is
-    outside sympy and ShapeEnv.
+    the edge, where a candidate at R x its twin spends ~1/R of its time on that work. Returns
+    the answer and a one-line reason. A candidate with no watched samples at all does not
+    match: whatever makes it slow is outside sympy and ShapeEnv.
     """
     if original.phases and phase is not None and phase not in original.phases:
-        return Match(False, f"slow in phase {phase!r}, the original in {'/'.join(original.phases)}")
+        return False, f"slow in phase {phase!r}, the original in {'/'.join(original.phases)}"
     if not original.spots:
-        return Match(True, "the original has no hot spots to compare")
+        return True, "the original has no hot spots to compare"
     if not sum(counts.values()):
-        return Match(False, "no samples in the watched modules")
+        return False, "no samples in the watched modules"
     share, of = hot_share(original, counts, twin)
-    needed = min_ratio * original.share
-    ok = share >= needed
+    ok = share >= min_ratio * original.share
     verb = "shares" if ok else "does not share"
-    why = f"{verb} the original's hot spots: {share:.0%} {of} there "
-    why += f"(original {original.share:.0%}, needed {needed:.0%})"
-    return Match(ok, why, _close(share, needed, samples * _judged_part(counts, twin)))
-
-
-def _judged_part(counts: Mapping[str, float], twin: Mapping[str, float] | None) -> float:
-    """The part of `counts` a share is taken of (`hot_share`): beyond the twin's, or all."""
-    total = sum(counts.values())
-    beyond = total - sum(twin.values()) if twin else 0.0
-    return beyond / total if twin and beyond > 0 and total > 0 else 1.0
-
-
-def _close(share: float, needed: float, samples: float) -> bool:
-    """Whether `share` of `samples` samples is within GUARD_Z standard errors of `needed`
-    (the standard error of a proportion at `needed`: the line between the answers)."""
-    if samples < 1 or not 0 < needed < 1:
-        return False
-    return abs(share - needed) < GUARD_Z * math.sqrt(needed * (1 - needed) / samples)
+    return ok, (
+        f"{verb} the original's hot spots: {share:.0%} {of} there "
+        f"(original {original.share:.0%}, needed {min_ratio * original.share:.0%})"
+    )

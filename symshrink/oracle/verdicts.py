@@ -2,8 +2,7 @@
 
 A slow majority stands only if the candidate is slow for the original's reason: its hot
 spots, beyond what its control spends, are the original's (`signature.compare`); else it
-is 'slipped'. A share too close to the one needed to call from the runs' samples
-(`guard_open`) is decided by more runs, as a time within the band is (`deciding`).
+is 'slipped'.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from collections.abc import Sequence
 from symshrink.oracle.calibrate import Calibration
 from symshrink.oracle.controls import ControlTime
 from symshrink.oracle.noise import Judging, Outcome, failed, median_run, slow
-from symshrink.oracle.signature import Match, Signature, compare, merge_counts, phase_like
+from symshrink.oracle.signature import Signature, compare, merge_counts, phase_like
 from symshrink.sandbox import Clock, Run
 from symshrink.verdict import Status, Verdict
 
@@ -62,63 +61,28 @@ def decide(
     rep = median_run(slow_runs, clock)
     how = "stopped" if rep.exit.reason != "exited" else "finished"
     detail = f"{how} at {make.seconds(rep)} >= {line}{votes}"
-    counts = _seconds_of_one(slow_runs)
+    # CPU seconds per spot, of one run: comparable with the control's
+    n = len(slow_runs)
+    counts = {spot: s / n for spot, s in merge_counts(r.seconds() for r in slow_runs).items()}
     phase = Counter(r.slow_phase for r in slow_runs).most_common(1)[0][0]
-    match = _guard(slow_runs, control, calibration, judging, reference)
-    if match is not None and not match.same:
-        return make("slipped", rep, f"{detail}; {match.why}", counts, phase)
-    return make("slow", rep, detail, counts, phase)
-
-
-def guard_open(
-    runs: Sequence[Run],
-    at: float,
-    control: ControlTime | None,
-    *,
-    calibration: Calibration,
-    judging: Judging,
-    reference: Signature | None = None,
-) -> bool:
-    """Whether the slippage guard's answer on the slow ones of `runs` is too close to call
-    (`signature.Match.close`): another run's samples can tell."""
-    clock = calibration.clock
-    slow_runs = [r for r in runs if slow(Outcome.of(r, clock), at)]
-    match = _guard(slow_runs, control, calibration, judging, reference) if slow_runs else None
-    return match is not None and match.close
-
-
-def _seconds_of_one(runs: Sequence[Run]) -> dict[str, float]:
-    """CPU seconds per spot, of one of `runs` (their mean): comparable with the control's."""
-    return {spot: s / len(runs) for spot, s in merge_counts(r.seconds() for r in runs).items()}
-
-
-def _guard(
-    slow_runs: Sequence[Run],
-    control: ControlTime | None,
-    calibration: Calibration,
-    judging: Judging,
-    reference: Signature | None,
-) -> Match | None:
-    """The slippage guard on `slow_runs`, their samples together, against `reference`,
-    else the original's hot spots in the phases their median run is in; None: it is off."""
-    rep = median_run(slow_runs, calibration.clock)
     original = reference or calibration.like(rep, judging.top)
-    if not judging.signature or original is None:
-        return None
-    # A run stopped at its kill point is in whatever phase the kill caught it (the
-    # original may be in another then: with a margin, the kill comes later); only
-    # runs that finished say which phase their time went to.
-    finished = all(r.exit.reason == "exited" for r in slow_runs)
-    times = merge_counts(r.phase_times for r in slow_runs)
-    judged = phase_like(times, original.phases) if finished else None
-    return compare(
-        original,
-        _seconds_of_one(slow_runs),
-        judged,
-        min_ratio=judging.min_ratio,
-        twin=None if control is None else control.spots,
-        samples=sum(sum(r.spots().values()) for r in slow_runs),
-    )
+    if judging.signature and original is not None:
+        # A run stopped at its kill point is in whatever phase the kill caught it (the
+        # original may be in another then: with a margin, the kill comes later); only
+        # runs that finished say which phase their time went to.
+        finished = all(r.exit.reason == "exited" for r in slow_runs)
+        times = merge_counts(r.phase_times for r in slow_runs)
+        judged = phase_like(times, original.phases) if finished else None
+        same, why = compare(
+            original,
+            counts,
+            judged,
+            min_ratio=judging.min_ratio,
+            twin=None if control is None else control.spots,
+        )
+        if not same:
+            return make("slipped", rep, f"{detail}; {why}", counts, phase)
+    return make("slow", rep, detail, counts, phase)
 
 
 class _Maker:
