@@ -108,6 +108,7 @@ def replay(work: Path) -> tuple[RunRecord | None, Replay, int]:
         refuses=refuses,
         passes=order,
         on_improve=history.append,
+        symmetric=record is None or record.oracle == "compile",  # as the run's oracle was
     )
     if any(key.startswith(GRAPH_FIRST_TAG) for key, _ in entries):
         graph = graph_reducer(main, rep.test("graph stage", holder, GRAPH_FIRST_TAG), refuses)

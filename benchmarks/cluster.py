@@ -102,7 +102,11 @@ def replay(
             test = Replay(journal, runner, scale, Path(tmp))
             # the compile oracle's refusal in ratio mode, as the recorded run refused
             reducer = Reducer(
-                test=test, refuses=is_own_twin, passes=schedule(order), jobs=runner.slots
+                test=test,
+                refuses=is_own_twin,
+                passes=schedule(order),
+                jobs=runner.slots,
+                symmetric=True,  # the compile oracle's, as the recorded run's
             )
             graph = graph_reducer(reducer, test, is_own_twin)
             started = time.monotonic()

@@ -98,6 +98,7 @@ def _run(opts: Options, original: Repro, work: WorkDir) -> Outcome:
             journal=journal,
             on_improve=improved,
             max_calls=opts.max_calls,
+            symmetric=oracle.symmetric,
         )
         reducer.on_call = partial(_show, progress)
         run_stages, raised = stages(oracle, reducer, graph_stage=opts.graph_first)

@@ -122,6 +122,7 @@ class Reducer:
     (another limit) shares the journal without sharing answers. `refuses(model)` names the
     models the test answers no for without a call (the oracle's: in ratio mode, a model with
     no symbol left is its own static twin): refused like a model that is not smaller.
+    `symmetric`: the test cannot tell alike symbols apart (`search.by_classes`).
     """
 
     test: Test
@@ -136,6 +137,7 @@ class Reducer:
     rounds: int | None = None
     jobs: int = 1
     tag: str = ""
+    symmetric: bool = False
     stats: Stats = field(default_factory=Stats)
     best: Repro | None = field(default=None, init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
@@ -277,7 +279,13 @@ class Reducer:
         # No sweep (`search.bisect_dd`): a pass that removed something is run again (by
         # `_exhaust` or the next round), and a run that removed nothing tested each removal.
         kept = search.minimize(
-            run.edits, test, strategy, run.classes, sweep=False, refused=run.refused
+            run.edits,
+            test,
+            strategy,
+            run.classes,
+            sweep=False,
+            refused=run.refused,
+            symmetric=self.symmetric,
         )
         if len(kept) == len(run.edits):
             return None

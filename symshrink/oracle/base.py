@@ -88,7 +88,12 @@ class TimingOracle(Protocol):
 
 
 class BaseOracle:
-    """Judges one candidate (`_judge`, the subclass's), or several up to `jobs` at once."""
+    """Judges one candidate (`_judge`, the subclass's), or several up to `jobs` at once.
+
+    `symmetric`: whether the oracle cannot tell alike symbols apart (`search.by_classes`):
+    not a `--test` command's, which may read names."""
+
+    symmetric = False
 
     def __init__(self, *, jobs: int = 1) -> None:
         self.jobs = max(1, jobs)

@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 class CompileOracle(BaseOracle):
     """Judges candidates against a `Calibration` of the original, running them on `runner`."""
 
+    symmetric = True  # a compile sees a symbol only through the model, never by its name
+
     def __init__(
         self,
         calibration: Calibration,
