@@ -53,8 +53,9 @@ def fresh_ratios(
                     _run(pool, Path(tmp), source, timeout_s)
                     for source in (script.read_text(), twin)
                 )
-                samples.update(result.spots())
-                spots = Counter(result.spots()).most_common(1)
+                counts = result.spots()
+                samples.update(counts)
+                spots = Counter(counts).most_common(1)
                 rows.append(
                     {
                         "result_s": round(result.exit.cpu_s, 2),
