@@ -794,8 +794,13 @@ PYTHON_BUILTINS: frozenset[str] = frozenset({"abs", "int", "max", "min", "round"
 """The only builtins `python_str` output calls."""
 
 
+@functools.lru_cache(maxsize=8192)
 def torch_str(expr: sympy.Basic) -> str:
-    """The text torch writes for `expr` (`str()` of its sympy expression)."""
+    """The text torch writes for `expr` (`str()` of its sympy expression).
+
+    Cached: a reduction renders each candidate whole, and its candidates share most
+    expressions (a 64-term sum printed again per candidate, its terms sorted each time,
+    was half of the search's own time on the seed with 8 slots)."""
     return _TorchPrinter().doprint(expr)
 
 
