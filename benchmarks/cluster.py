@@ -14,9 +14,10 @@ reduced. A candidate the recorded run never judged (a wrong guess of the specula
 path the current search takes where the recorded one did not) costs the median call and is
 not interesting; the table counts them. `--scale` multiplies every sleep (0.5: half as
 long; the ratios between widths stay). Per W: oracle calls, those the journal did not know,
-wall seconds of the reduction (the calls' sleeps plus the search), its ratio to W = 1, and
-whether the result is the first width's (`--save DIR` writes each to DIR/W.py, to compare
-widths replayed in separate runs).
+wall seconds of the reduction (the calls' sleeps plus the search), its ratio to W = 1, the
+CPU seconds of this process meanwhile (the search's own Python: replays, candidates, the
+Dask client), and whether the result is the first width's (`--save DIR` writes each to
+DIR/W.py, to compare widths replayed in separate runs).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from symshrink.reducer import Reducer
 from symshrink.repro.candidate import Candidate
 from symshrink.repro.parse import parse_file
 from symshrink.repro.render import render
-from symshrink.sandbox import CommandRunner, Job, Limits, Workload
+from symshrink.sandbox import CommandRunner, Job, Limits, Workload, run_job
 from symshrink.sandbox.dask_runner import connect
 from symshrink.verdict import Verdict
 
@@ -77,7 +78,7 @@ class Replay:
         cost = (recorded.wall_s if recorded is not None else self.median_s) * self.scale
         job = Job.create(self.root, f"sleep {cost:.3f}\n", Workload(entry="script"))
         try:
-            self.runner.run(job, Limits(timeout_s=cost + 60))  # type: ignore[attr-defined]
+            run_job(self.runner, job, Limits(timeout_s=cost + 60))  # type: ignore[arg-type]
         finally:
             job.remove()
         if recorded is None:
@@ -109,12 +110,12 @@ def replay(
                 symmetric=True,  # the compile oracle's, as the recorded run's
             )
             graph = graph_reducer(reducer, test, is_own_twin)
-            started = time.monotonic()
+            started, cpu = time.monotonic(), time.process_time()
             result = parse_file(original)
             for stage in [graph, reducer] if graph_first else [reducer]:
                 test.tag = stage.tag
                 result = stage.run(result)
-            seconds = time.monotonic() - started
+            seconds, cpu = time.monotonic() - started, time.process_time() - cpu
     finally:
         runner.close()
     return {
@@ -123,6 +124,7 @@ def replay(
         "unknown": test.unknown,
         "wrong_guesses": reducer.stats.speculative_unused,
         "seconds": seconds,
+        "cpu": cpu,
         "result": render(result),
         "symbols": len(result.hints),
     }
@@ -150,9 +152,9 @@ def main() -> int:
     )
     print(
         "| W | oracle calls | not in the journal | wrong guesses | wall s | x W = 1 "
-        "| free symbols | same result |"
+        "| search CPU s | free symbols | same result |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     first: dict[str, object] | None = None
     for width in args.widths:
         row = replay(args.original, journal, width, args.scale, graph_first, order)
@@ -163,7 +165,8 @@ def main() -> int:
         print(
             f"| {width} | {row['calls']} | {row['unknown']} | {row['wrong_guesses']} "
             f"| {row['seconds']:.1f} | {row['seconds'] / first['seconds']:.2f} "  # type: ignore[operator]
-            f"| {row['symbols']} | {'yes' if row['result'] == first['result'] else 'NO'} |",
+            f"| {row['cpu']:.1f} | {row['symbols']} "
+            f"| {'yes' if row['result'] == first['result'] else 'NO'} |",
             flush=True,
         )
     return 0

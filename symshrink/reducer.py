@@ -43,7 +43,8 @@ class BudgetExhausted(Exception):
 class Stats:
     oracle_calls: int = 0
     cache_hits: int = 0
-    speculative_unused: int = 0  # calls on wrong guesses (-j N); may serve later, journaled
+    speculative_unused: int = 0  # calls on wrong guesses (-j N): cancelled, or journaled
+    speculative_cancelled: int = 0  # ... of them cancelled once they held a slot in vain
     accepted: int = 0
     rejected_not_smaller: int = 0
     seconds: float = 0.0
@@ -181,15 +182,18 @@ class Reducer:
         called: set[str] = set()  # models judged by the oracle in this run
         used: set[str] = set()  # ... whose answers the reduction used
         program = partial(self._fixpoint, start)
-        evaluate = partial(self._evaluate, called)
+        record = partial(self._record, called)
         accept = partial(self._accept, used)
+        run = None
         try:
             if self.jobs == 1:
-                return program(Sequential(evaluate, self._record, accept))
-            run = Speculation(evaluate, self.jobs, attrgetter("key"), accept, self._record)
+                return program(Sequential(self._evaluate, record, accept))
+            run = Speculation(self._evaluate, self.jobs, attrgetter("key"), accept, record)
             return run.run(program)
         finally:
-            self.stats.speculative_unused += len(called - used)
+            cancelled = run.cancelled if run is not None else 0
+            self.stats.speculative_unused += len(called - used) + cancelled
+            self.stats.speculative_cancelled += cancelled
             self._runs, self._verdicts = {}, {}
 
     def _fixpoint(self, current: Repro, asker: Asker[Candidate]) -> Repro:
@@ -306,7 +310,7 @@ class Reducer:
         """A pass's search removed something (in the sequential run's order)."""
         log.info("%s: %d of %d edits, size %s", name, removed, edits, size(result))
 
-    def _evaluate(self, called: set[str], candidate: Candidate) -> bool:
+    def _evaluate(self, candidate: Candidate) -> bool:
         """The answer for `candidate` (in a worker thread with `jobs` > 1): no side effect
         but the call and the counts, since a speculative candidate may never be used."""
         key = self.tag + candidate.key
@@ -317,15 +321,15 @@ class Reducer:
             verdict = replace(judged, cached=False)
         with self._lock:
             self._verdicts[candidate.key] = verdict
-            if not verdict.cached:
-                called.add(candidate.key)
         return verdict.interesting
 
-    def _record(self, candidate: Candidate, interesting: bool) -> None:
+    def _record(self, called: set[str], candidate: Candidate, interesting: bool) -> None:
         """A test ended (in this thread): journal its verdict. Not called for the tests an
-        interrupt cut short, which would otherwise be journaled as failures."""
+        interrupt cut short, which would otherwise be journaled as failures, nor for those
+        the speculation cancelled."""
         verdict = self._verdicts[candidate.key]
         if not verdict.cached:
+            called.add(candidate.key)
             self.journal.put(self.tag + candidate.key, verdict)
 
     def _accept(self, used: set[str], candidate: Candidate, interesting: bool) -> None:

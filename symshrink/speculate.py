@@ -10,7 +10,11 @@ its guesses' chances, and the questions at the end of the likeliest paths start 
 path of the likelier answers, then the other answer of a running test where it is close (a
 bisection's two halves, say). Near a fixpoint most candidates fail, so that is mostly "the
 next one if this fails". A right guess has the next answer ready or on its way; a wrong
-one wasted a call, whose answer is kept in case the program asks it later.
+one holds a slot until it ends, so a question that finds every slot taken takes the slot of
+a running test no replay reached on the way to it: one on a path the answers so far ruled
+out, or less likely than the question (paths are explored best first). That test is
+cancelled (`symshrink.cancel`); so are the tests still running when the program ends. An
+answer that did come in is kept in case the program asks it later.
 
 The program (one search, or a whole reduction: pass after pass, each a search) is not
 changed: it is replayed from the start on the answers known so far (microseconds next to
@@ -34,6 +38,7 @@ from heapq import heappop, heappush
 from itertools import count
 from typing import Generic, Protocol, TypeVar, cast
 
+from symshrink.cancel import Token, run_in
 from symshrink.search import AUTO, CountingPredicate, Refused, searcher
 
 T = TypeVar("T", bound=Hashable)
@@ -149,6 +154,7 @@ class _Replay(Generic[Q]):
             return known
         if key not in run.running:
             raise _Unknown(question)
+        run.reached.add(key)
         yes = run.chance_true()
         if len(self.guesses) < len(self.forced):
             answer = self.forced[len(self.guesses)]
@@ -184,9 +190,12 @@ class Speculation(Generic[Q]):
     """One speculative run of a program: what is known, what runs, what was used.
 
     `key(question)` names a question (questions with one key get one test). `calls` counts
-    tests started (each key once), `used` the answers the program used on its sequential
-    path: the questions the sequential run asks. `history` holds those answers in order.
-    `on_result(question, answer)` and `on_answer`: see `speculate`.
+    tests started (a key again after its test was cancelled), `cancelled` those cancelled,
+    `used` the answers the program used on its sequential path: the questions the
+    sequential run asks. `history` holds those answers in order. `on_result(question,
+    answer)` and `on_answer`: see `speculate`. `test` runs in a `Token`'s scope: a test
+    that stops its work on a cancel frees its slot sooner; one that does not finishes,
+    unheard.
     """
 
     test: Callable[[Q], bool]
@@ -196,6 +205,7 @@ class Speculation(Generic[Q]):
     on_result: Callable[[Q, bool], None] = _ignore
     history: list[bool] = field(default_factory=list)
     calls: int = 0
+    cancelled: int = 0
     used: int = 0
     settled: int = 0  # events of the sequential run done (answers used, effects done)
 
@@ -203,7 +213,8 @@ class Speculation(Generic[Q]):
         if self.jobs < 1:
             raise ValueError(f"jobs must be at least 1, got {self.jobs}")
         self.answers: dict[Hashable, bool] = {}
-        self.running: dict[Hashable, tuple[Q, Future[bool]]] = {}
+        self.running: dict[Hashable, tuple[Q, Future[bool], Token]] = {}  # in start order
+        self.reached: set[Hashable] = set()  # running tests asked by this start's replays
         self.parts: dict[Hashable, tuple[object, int]] = {}  # ended on the sequential path
 
     def chance_true(self) -> float:
@@ -215,12 +226,14 @@ class Speculation(Generic[Q]):
 
     def run(self, program: Program[Q, R]) -> R:
         """The sequential program's result, with up to `jobs` tests running at once."""
-        with ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="speculate") as pool:
+        # Threads beyond the slots: a cancelled test's thread ends once its child has died.
+        threads = 2 * self.jobs
+        with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="speculate") as pool:
             while (ended := self._start(program, pool)) is None:
                 self._collect()
-            while self.running:  # wrong guesses still running: their answers may serve later
-                self._collect()
-        log.debug("%d calls, %d used", self.calls, self.used)
+            for key in list(self.running):  # wrong guesses: nothing will ask them now
+                self._cancel(key)
+        log.debug("%d calls, %d used, %d cancelled", self.calls, self.used, self.cancelled)
         return ended[0]
 
     def _start(self, program: Program[Q, R], pool: ThreadPoolExecutor) -> tuple[R] | None:
@@ -230,15 +243,23 @@ class Speculation(Generic[Q]):
         Paths are explored best first: a replay follows the likelier answer of each running
         test, and the other answer of each is a path to explore later. The question the
         sequential run asks next comes first (it is sure), and gets a slot: the test
-        before it freed one by ending."""
+        before it freed one by ending. With every slot taken, a question found takes the
+        slot of a running test no replay reached before it (`_victim`)."""
         paths: list[tuple[float, int, tuple[bool, ...] | None, Q | None]] = [(-1.0, 0, (), None)]
         order = count(1)
         replays = 0
-        while paths and len(self.running) < self.jobs and replays < REPLAYS * self.jobs:
+        self.reached = set()
+        while paths and replays < REPLAYS * self.jobs:
+            full = len(self.running) >= self.jobs
+            victim = self._victim() if full else None
+            if full and victim is None:
+                break
             chance, _, forced, question = heappop(paths)
             if forced is None:  # a question found on an explored path
                 assert question is not None
                 if self.key(question) not in self.running:
+                    if victim is not None:
+                        self._cancel(victim)
                     self._submit(question, pool)
                 continue
             replay = _Replay(self, forced, -chance)
@@ -257,18 +278,42 @@ class Speculation(Generic[Q]):
                 heappush(paths, (-other, next(order), path, None))
         return None
 
+    def _victim(self) -> Hashable | None:
+        """The running test whose slot a question found now may take: one no replay of this
+        start reached. Paths are explored best first and a path's chance only falls along
+        it, so each running test likelier than the question was reached on the way there:
+        this one is on a path the answers ruled out, or less likely. Of those, the latest
+        started: the least work lost."""
+        return next((k for k in reversed(self.running) if k not in self.reached), None)
+
     def _submit(self, question: Q, pool: ThreadPoolExecutor) -> None:
-        self.running[self.key(question)] = (question, pool.submit(self.test, question))
+        key, token = self.key(question), Token()
+        self.running[key] = (question, pool.submit(run_in, token, self.test, question), token)
+        self.reached.add(key)
         self.calls += 1
 
+    def _cancel(self, key: Hashable) -> None:
+        """Stop a running test whose answer is not wanted; it is never collected (one that
+        has ended meanwhile is, as any)."""
+        if self.running[key][1].done():
+            self._ended(key)
+            return
+        _, _, token = self.running.pop(key)
+        token.cancel()
+        self.cancelled += 1
+
     def _collect(self) -> None:
-        """Wait for at least one running test; record what ended (its exception propagates)."""
-        done, _ = wait([f for _, f in self.running.values()], return_when=FIRST_COMPLETED)
-        for key, (question, future) in list(self.running.items()):
+        """Wait for at least one running test; record what ended."""
+        done, _ = wait([f for _, f, _ in self.running.values()], return_when=FIRST_COMPLETED)
+        for key, (_, future, _) in list(self.running.items()):
             if future in done:
-                del self.running[key]
-                answer = self.answers[key] = bool(future.result())
-                self.on_result(question, answer)
+                self._ended(key)
+
+    def _ended(self, key: Hashable) -> None:
+        """Record the answer of a test that ended (its exception propagates)."""
+        question, future, _ = self.running.pop(key)
+        answer = self.answers[key] = bool(future.result())
+        self.on_result(question, answer)
 
 
 def searching(

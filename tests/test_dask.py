@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from symshrink.cancel import Cancelled, Token, run_in
 from symshrink.errors import UsageError
-from symshrink.sandbox import Job, Limits, Workload, read_stat
+from symshrink.sandbox import Job, Limits, Workload, read_stat, run_job
 from symshrink.sandbox.dask_runner import (
     INSTALL_HINT,
     DaskRunner,
@@ -289,7 +290,7 @@ def warm_test(runner: DaskRunner, here: Path, sleep: float = 0.0):
         script = WARM_SCRIPT.format(here=str(here), kept=kept, sleep=sleep)
         job = Job.create(here / "jobs", script, Workload(entry="script"))
         try:
-            return runner.run(job, Limits(timeout_s=60, clock="wall")).error is None
+            return run_job(runner, job, Limits(timeout_s=60, clock="wall")).error is None
         finally:
             job.remove()
 
@@ -333,21 +334,30 @@ def test_warm_pools_survive_a_worker_killed_mid_call(
     assert len({parent for parent, _, _ in calls}) <= 3  # one import per warm worker
 
 
-def test_a_cancelled_task_kills_its_candidate(warm_cluster: DaskRunner, tmp_path: Path) -> None:
-    """Closing the client (or cancelling) must not leave the candidate running its minutes."""
-    from concurrent.futures import CancelledError, ThreadPoolExecutor
+@pytest.mark.parametrize("by", ["runner", "token"])
+def test_a_cancelled_task_kills_its_candidate(
+    warm_cluster: DaskRunner, tmp_path: Path, by: str
+) -> None:
+    """Closing the client, cancelling every call (`runner`) or one call whose answer the
+    speculation no longer wants (its `token`) must not leave the candidate running its
+    minutes: the worker kills it, and the call raises at once."""
+    from concurrent.futures import CancelledError
 
     warm_cluster.client.wait_for_workers(2, timeout=60)
     test = warm_test(warm_cluster, tmp_path, sleep=60)
+    token = Token()
     with ThreadPoolExecutor(1) as ex:
-        running = ex.submit(test, (2, 5))
+        running = ex.submit(run_in, token, test, (2, 5))
         started = tmp_path / "started"
         deadline = time.monotonic() + 30
         while not started.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
         pid = int(started.read_text())
-        warm_cluster.cancel()
-        with pytest.raises(CancelledError):
+        if by == "runner":
+            warm_cluster.cancel()
+        else:
+            token.cancel()
+        with pytest.raises(CancelledError if by == "runner" else Cancelled):
             running.result(timeout=10)
     assert gone(pid, within_s=5)
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from symshrink.cancel import Cancelled, Token, run_in
 from symshrink.files import atomic_write
 from symshrink.oracle import (
     Calibration,
@@ -209,6 +210,43 @@ def test_a_kill_point_rewritten_to_0_stops_a_run_whose_answer_is_not_needed(
     writer.join()
     assert run.exit.reason == "threshold" and run.exit.cpu_s < 5.0, run.exit
     assert alive(token) == []
+
+
+@pytest.mark.spawns
+def test_a_cancelled_call_kills_its_child_and_measures_nothing(
+    runner: Runner, tmp_path: Path
+) -> None:
+    """A speculative call whose answer is no longer wanted: its token's cancel, from another
+    thread, kills the running candidate and its grandchildren now (not at the kill point,
+    30 s away), and the call raises `Cancelled` instead of returning a verdict."""
+    token, started = fresh_token(), tmp_path / "started"
+    oracle = oracle_with(runner, 30.0, tmp_path)
+    cancel = Token()
+    with ThreadPoolExecutor(1) as ex:
+        call = ex.submit(
+            run_in, cancel, oracle, script(burn(60, token=token, spawn=True, started=str(started)))
+        )
+        deadline = time.monotonic() + 30
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert started.exists() and alive(token)
+        begun = time.monotonic()
+        cancel.cancel()
+        with pytest.raises(Cancelled):
+            call.result(timeout=20)
+        assert time.monotonic() - begun < 5
+    assert alive(token) == []
+
+
+@pytest.mark.spawns
+def test_a_call_cancelled_before_it_starts_starts_nothing(tmp_path: Path) -> None:
+    started = tmp_path / "started"
+    oracle = oracle_with(ColdRunner(), 30.0, tmp_path)
+    cancel = Token()
+    cancel.cancel()
+    with pytest.raises(Cancelled):
+        run_in(cancel, oracle, script(burn(60, started=str(started))))
+    assert not started.exists()
 
 
 @pytest.mark.spawns

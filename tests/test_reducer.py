@@ -138,7 +138,8 @@ def test_uninteresting_edits_are_never_accepted() -> None:
 def test_n_jobs_make_the_decisions_of_one(n: int, k: int, seed: int, jobs: int) -> None:
     """-j N (speculative, across passes) on a planted model: the same result, the same
     improvements in the same order, the same calls per pass, and every call -j 1 makes; the
-    extra calls are the wrong guesses."""
+    extra calls are the wrong guesses (a candidate is called twice only if its first call
+    was cancelled)."""
     model = planted_model(n, seed)
     planted = choose_planted(n, k, seed)
     predicate = planted_predicate(planted)
@@ -159,7 +160,8 @@ def test_n_jobs_make_the_decisions_of_one(n: int, k: int, seed: int, jobs: int) 
     assert set(many.hints) == planted
     assert [render(m) for m in improved] == [render(m) for m in improved1]
     assert stats.accepted == stats1.accepted and stats.per_pass == stats1.per_pass
-    assert set(seen1) <= set(seen) and len(set(seen)) == len(seen)
+    assert set(seen1) <= set(seen)
+    assert len(seen) - len(set(seen)) <= stats.speculative_cancelled  # asked again after
     assert stats.oracle_calls == len(seen)
     assert stats.oracle_calls - stats.speculative_unused == stats1.oracle_calls
     assert stats1.speculative_unused == 0

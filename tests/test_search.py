@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from symshrink.cancel import Token, current
 from symshrink.search import STRATEGIES, CountingPredicate, find_integer, minimize
 from symshrink.speculate import Asker, Sequential, Speculation, searching, speculate
 from tests.planted_lists import (
@@ -130,23 +131,29 @@ def test_random_non_monotone_predicates(
 
 
 class Recording:
-    """A thread-safe test that logs each call and how many ran at once (it sleeps a little,
-    so that speculative calls overlap)."""
+    """A thread-safe test that logs each call and how many ran at once, not counting those
+    cancelled (it sleeps a little, so that speculative calls overlap, and stops sleeping
+    once cancelled, as a child is killed)."""
 
     def __init__(self, test: Test, sleep_s: float = 0.0) -> None:
         self.test, self.sleep_s = test, sleep_s
         self.calls: list[frozenset[int]] = []
-        self.running = self.most_at_once = 0
+        self.most_at_once = 0
+        self._running: list[Token] = []
         self._lock = threading.Lock()
 
     def __call__(self, kept: tuple[int, ...]) -> bool:
+        token = current() or Token()
         with self._lock:
             self.calls.append(frozenset(kept))
-            self.running += 1
-            self.most_at_once = max(self.most_at_once, self.running)
-        time.sleep(self.sleep_s)
+            self._running.append(token)
+            at_once = sum(not t.cancelled for t in self._running)
+            self.most_at_once = max(self.most_at_once, at_once)
+        stopped = threading.Event()
+        with token.on_cancel(stopped.set):
+            stopped.wait(self.sleep_s)
         with self._lock:
-            self.running -= 1
+            self._running.remove(token)
         return self.test(kept)
 
 
@@ -185,9 +192,11 @@ def test_speculate_makes_the_sequential_decisions(
     )
     assert run.run(searching(items, strategy)) == expected
     assert used == sequential
-    assert sorted(ended, key=sorted) == sorted(recording.calls, key=sorted)
+    assert set(ended) <= set(recording.calls)
     assert run.used == len(sequential) and run.calls == len(recording.calls)
-    assert len(set(recording.calls)) == len(recording.calls)  # no subset twice
+    assert len(ended) + run.cancelled == run.calls
+    # a subset twice only after a cancel of it
+    assert len(recording.calls) - len(set(recording.calls)) <= run.cancelled
     assert {frozenset(k) for k, _ in sequential} <= set(recording.calls)
     assert recording.most_at_once <= jobs
 
@@ -250,6 +259,82 @@ def test_both_answers_of_a_toss_are_explored() -> None:
     run = Speculation(test, 3, str)
     assert run.run(program) == "yes: False"
     assert (run.calls, run.used) == (3, 2)
+
+
+def test_a_wrong_guess_gives_its_slot_to_a_question_on_the_right_path() -> None:
+    """Two slots: "a" runs, "b" on the guess that "a" says yes. "a" says no: "c" takes its
+    slot, and the question after "c" (on the guess that it says yes) takes the slot of "b",
+    whose path is gone: "b" is cancelled, not waited for. Without the cancel, "c" would wait
+    for "d" until "b" ended (never, here)."""
+    d_started = threading.Event()
+    seen: dict[str, bool] = {}
+
+    def test(question: str) -> bool:
+        token = current()
+        assert token is not None
+        if question == "b":
+            cancelled = threading.Event()
+            with token.on_cancel(cancelled.set):
+                seen["b cancelled"] = cancelled.wait(10)
+            return True
+        if question == "c":
+            seen["d while c ran"] = d_started.wait(10)
+            return True
+        d_started.set()
+        return False  # "a", "d"
+
+    def program(asker: Asker[str]) -> tuple[bool, bool, bool]:
+        x = asker.ask("a")
+        y = asker.ask("b" if x else "c")
+        return x, y, asker.ask("d" if y else "e")
+
+    run = Speculation(test, 2, str, history=[True] * 5)  # the likelier answer: yes
+    assert run.run(program) == (False, True, False)
+    assert seen == {"b cancelled": True, "d while c ran": True}
+    assert run.cancelled == 1 and run.calls == 4 and run.used == 3
+
+
+def test_guesses_still_running_when_the_program_ends_are_cancelled() -> None:
+    """The program's result is known: nothing will ask the guesses that still run."""
+    waited: list[bool] = []
+
+    def test(question: str) -> bool:
+        if question == "b":  # on the guess that "a" says yes; it says no
+            token = current()
+            assert token is not None
+            cancelled = threading.Event()
+            with token.on_cancel(cancelled.set):
+                waited.append(cancelled.wait(10))
+        return False
+
+    def program(asker: Asker[str]) -> bool:
+        return asker.ask("a") and asker.ask("b")
+
+    run = Speculation(test, 2, str, history=[True] * 5)
+    assert run.run(program) is False
+    assert waited == [True] and run.cancelled == 1
+
+
+def test_a_test_that_ignores_a_cancel_is_not_heard() -> None:
+    """A cancelled test that runs on to an answer anyway: its answer is not used, recorded
+    or counted as ended, and the program still gets the sequential result (once the test
+    has ended: no thread of the run outlives it)."""
+    ended: list[str] = []
+
+    def test(question: str) -> bool:
+        if question == "b":
+            time.sleep(0.2)  # ignores its token
+        return question != "a"
+
+    def program(asker: Asker[str]) -> bool:
+        return asker.ask("a") and asker.ask("b")
+
+    def on_result(question: str, answer: bool) -> None:
+        ended.append(question)
+
+    run = Speculation(test, 2, str, on_result=on_result, history=[True] * 5)
+    assert run.run(program) is False
+    assert ended == ["a"] and run.cancelled == 1
 
 
 @pytest.mark.parametrize("jobs", [1, 2, 4])

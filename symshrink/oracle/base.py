@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from symshrink.cancel import carried
 from symshrink.oracle.calibrate import Calibration
 from symshrink.oracle.controls import Controls, ControlTime, Limit
 from symshrink.oracle.noise import Judging
@@ -115,7 +116,7 @@ class BaseOracle:
         if width == 1 or len(items) <= 1:
             return [fn(x) for x in items]
         with ThreadPoolExecutor(max_workers=min(width, len(items))) as ex:
-            return list(ex.map(fn, items))
+            return list(ex.map(carried(fn), items))
 
     def refuses(self, repro: Repro) -> bool:
         """Whether this oracle would answer no for `repro` without running it (the reducer

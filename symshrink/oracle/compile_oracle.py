@@ -31,7 +31,17 @@ from symshrink.oracle.noise import Judging
 from symshrink.oracle.original import calibrate_on
 from symshrink.oracle.signature import Signature
 from symshrink.oracle.verdicts import decide, unjudged
-from symshrink.sandbox import Clock, ColdRunner, Job, Limits, Run, Runner, WarmPool, Workload
+from symshrink.sandbox import (
+    Clock,
+    ColdRunner,
+    Job,
+    Limits,
+    Run,
+    Runner,
+    WarmPool,
+    Workload,
+    run_job,
+)
 from symshrink.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -194,7 +204,7 @@ class CompileOracle(BaseOracle):
             stall_s=self.judging.stall_s if self.calibration.clock == "cpu" else None,
         )
         try:
-            run = self.runner.run(job, limits)
+            run = run_job(self.runner, job, limits)
         finally:
             job.remove()
         if not run.exit.clean:

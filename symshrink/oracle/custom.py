@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from symshrink.oracle.base import BaseOracle
-from symshrink.sandbox import CommandRunner, Job, Limits, Runner, Workload
+from symshrink.sandbox import CommandRunner, Job, Limits, Runner, Workload, run_job
 from symshrink.verdict import Status, Verdict
 
 if TYPE_CHECKING:
@@ -78,7 +78,8 @@ class CommandOracle(BaseOracle):
             self.scratch, candidate.source, Workload(entry="script"), name=self.filename
         )
         try:
-            exit_ = self.runner.run(job, Limits(timeout_s=self.timeout_s, clock="wall")).exit
+            limits = Limits(timeout_s=self.timeout_s, clock="wall")
+            exit_ = run_job(self.runner, job, limits).exit
         finally:
             job.remove()
         if exit_.reason == "timeout":

@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from symshrink.cancel import carried
 from symshrink.files import atomic_write
 from symshrink.oracle import noise
 from symshrink.oracle.base import TimingOracle
@@ -76,7 +77,8 @@ def _opening(oracle: TimingOracle, candidate: Candidate) -> tuple[Limit, list[Ru
     first_at, second_at = files / "first", files / "second"
     try:
         with ThreadPoolExecutor(max_workers=2, thread_name_prefix="beside") as ex:
-            first = ex.submit(oracle.run, candidate.source, kill_at=None, kill_file=first_at)
+            run_here = carried(oracle.run)  # a cancel of this call stops both runs
+            first = ex.submit(run_here, candidate.source, kill_at=None, kill_file=first_at)
             point = 0.0  # no limit (an error, an interrupt): stop the run at once
             try:  # the control measured now, beside the run: under the same load
                 limit = oracle.limit(candidate, fresh=judging.control_runs)
@@ -86,7 +88,7 @@ def _opening(oracle: TimingOracle, candidate: Candidate) -> tuple[Limit, list[Ru
             if not judging.reruns:
                 return limit, [first.result()]
             atomic_write(second_at, repr(point))
-            second = ex.submit(oracle.run, candidate.source, kill_at=point, kill_file=second_at)
+            second = ex.submit(run_here, candidate.source, kill_at=point, kill_file=second_at)
             needed = False
             try:
                 run = first.result()

@@ -41,6 +41,7 @@ from symshrink.sandbox.runner import (
     Workload,
     child_env,
     read_kill_point,
+    run_job,
 )
 
 __all__ = [
@@ -67,6 +68,7 @@ __all__ = [
     "read_stat",
     "resume",
     "run_in_group",
+    "run_job",
     "signal_group",
     "start",
     "stopping",

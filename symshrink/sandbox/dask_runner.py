@@ -37,9 +37,10 @@ from pathlib import Path
 from typing import Any, cast
 
 import symshrink
+from symshrink import cancel
 from symshrink.errors import UsageError
 from symshrink.sandbox import lifeline
-from symshrink.sandbox.procs import kill_group, read_stat
+from symshrink.sandbox.procs import groups_in, kill_group, read_stat
 from symshrink.sandbox.runner import ColdRunner, Job, Limits, Run, Runner
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ WORKER_ROOT = Path(tempfile.gettempdir()) / "symshrink-dask"
 PLUGIN = "symshrink-warm-pool"
 
 # How often a running task asks its worker whether the client still wants it.
-CANCEL_POLL_S = 0.2
+CANCEL_POLL_S = 0.02
 
 FORMS = "tcp://HOST:PORT or local:N"
 INSTALL_HINT = "--scheduler needs Dask's `distributed`: pip install 'symshrink[dask]'"
@@ -97,8 +98,10 @@ class DaskRunner:
         )
         with self._lock:
             self._in_flight.add(future)
+        token = cancel.current()
         try:
-            return _result(future)
+            with token.on_cancel(future.cancel) if token else contextlib.nullcontext():
+                return _result(future)
         except BaseException:  # interrupted or cancelled: the task must not run on
             future.cancel()
             raise
@@ -313,14 +316,10 @@ def reap_orphans(root: Path) -> None:
 
 
 def kill_groups_in(dirs: list[Path]) -> None:
-    """SIGKILL the process group of every process whose working directory is in `dirs`
-    (a candidate runs in its job directory, whichever runner started it)."""
-    for pid in (int(p) for p in os.listdir("/proc") if p.isdigit()):
-        with contextlib.suppress(OSError):
-            cwd = Path(os.readlink(f"/proc/{pid}/cwd"))
-            if any(cwd == d or d in cwd.parents for d in dirs) and (st := read_stat(pid)):
-                log.info("killing process group %d (in %s)", st.pgid, cwd)
-                kill_group(st.pgid)
+    """SIGKILL the process group of every process whose working directory is in `dirs`."""
+    for pgid in groups_in(dirs):
+        log.info("killing process group %d (in %s)", pgid, ", ".join(map(str, dirs)))
+        kill_group(pgid)
 
 
 def _alive(pid: str) -> bool:

@@ -14,6 +14,7 @@ import logging
 import os
 import signal
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,6 +66,18 @@ def group_members(pgid: int) -> list[int]:
         if st is not None and st.pgid == pgid and st.state not in ("Z", "X"):
             members.append(st.pid)
     return members
+
+
+def groups_in(dirs: Sequence[Path]) -> set[int]:
+    """The process groups of the processes whose working directory is in one of `dirs` (a
+    candidate runs in its job directory, whichever runner started it)."""
+    groups = set()
+    for pid in (int(p) for p in os.listdir("/proc") if p.isdigit()):
+        with contextlib.suppress(OSError):
+            cwd = Path(os.readlink(f"/proc/{pid}/cwd"))
+            if any(cwd == d or d in cwd.parents for d in dirs) and (st := read_stat(pid)):
+                groups.add(st.pgid)
+    return groups
 
 
 def signal_group(pgid: int, sig: int) -> None:

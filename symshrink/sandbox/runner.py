@@ -22,11 +22,13 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from symshrink import cancel
 from symshrink.sandbox.lifeline import start
-from symshrink.sandbox.procs import kill_group, python_env, read_stat, signal_group
+from symshrink.sandbox.procs import groups_in, kill_group, python_env, read_stat, signal_group
 from symshrink.sandbox.profile import Clock, Profile
 
 Reason = Literal["exited", "threshold", "timeout", "stalled"]
@@ -346,6 +348,32 @@ def collect(job: Job, exit_: Exit) -> Run:
     except OSError:
         tail = ""
     return Run(exit_, result, Profile.read(job.samples_path), tail)
+
+
+def run_job(runner: Runner, job: Job, limits: Limits) -> Run:
+    """`runner.run(job, limits)` as part of the current call (`symshrink.cancel`): a cancel
+    SIGKILLs the job's processes, found by their working directory whichever runner started
+    them (their supervisor still reaps them), and the call raises `Cancelled`, as one
+    cancelled before it starts does. A runner whose children run elsewhere (Dask) stops
+    them itself."""
+    token = cancel.current()
+    if token is None:
+        return runner.run(job, limits)
+    token.check()
+    try:
+        with token.on_cancel(partial(_kill_in, job.dir)):
+            run = runner.run(job, limits)
+    except Exception:
+        if token.cancelled:
+            raise cancel.Cancelled from None
+        raise
+    token.check()
+    return run
+
+
+def _kill_in(folder: Path) -> None:
+    for pgid in groups_in([folder]):
+        signal_group(pgid, signal.SIGKILL)
 
 
 class Runner(Protocol):
