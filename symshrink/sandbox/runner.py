@@ -355,7 +355,8 @@ def run_job(runner: Runner, job: Job, limits: Limits) -> Run:
     SIGKILLs the job's processes, found by their working directory whichever runner started
     them (their supervisor still reaps them), and the call raises `Cancelled`, as one
     cancelled before it starts does. A runner whose children run elsewhere (Dask) stops
-    them itself."""
+    them itself. A cancel in the moment between the check and the child's start finds
+    nothing to kill: that run goes on to its limit, and the call still raises."""
     token = cancel.current()
     if token is None:
         return runner.run(job, limits)
