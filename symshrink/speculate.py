@@ -11,8 +11,7 @@ path of the likelier answers, then the other answer of a running test where it i
 bisection's two halves, say). Near a fixpoint most candidates fail, so that is mostly "the
 next one if this fails". A right guess has the next answer ready or on its way; a wrong
 one holds a slot until it ends, so a question that finds every slot taken takes the slot of
-a running test no replay reached on the way to it: one on a path the answers so far ruled
-out, or less likely than the question (paths are explored best first). That test is
+a running test started on a guess the answers have since contradicted, and that test is
 cancelled (`symshrink.cancel`); so are the tests still running when the program ends. An
 answer that did come in is kept in case the program asks it later.
 
@@ -46,6 +45,7 @@ Q = TypeVar("Q")
 Q_contra = TypeVar("Q_contra", contravariant=True)
 R = TypeVar("R")
 Kept = tuple[T, ...]
+Basis = tuple[tuple[Hashable, bool], ...]  # guesses a path took: (running test, answer)
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +128,7 @@ class _Replay(Generic[Q]):
     def __init__(self, run: Speculation[Q], forced: tuple[bool, ...], chance: float) -> None:
         self.run, self.forced, self.chance = run, forced, chance
         self.guesses: list[bool] = []
+        self.guessed_keys: list[Hashable] = []  # the running test each guess is about
         self.others: list[float] = []  # for each guess not forced: the chance of the other path
         self.events = 0
 
@@ -163,7 +164,13 @@ class _Replay(Generic[Q]):
             self.others.append(self.chance * (1 - yes if answer else yes))
             self.chance *= yes if answer else 1 - yes
         self.guesses.append(answer)
+        self.guessed_keys.append(key)
         return answer
+
+    @property
+    def basis(self) -> Basis:
+        """The guesses this replay made: (running test, answer guessed), in order."""
+        return tuple(zip(self.guessed_keys, self.guesses, strict=True))
 
     def once(self, effect: Callable[[], object]) -> None:
         if self._new():
@@ -179,6 +186,17 @@ class _Replay(Generic[Q]):
         if not self.guessed:
             self.run.parts[key] = result, self.events - start
         return result
+
+
+@dataclass(frozen=True)
+class _Running(Generic[Q]):
+    """A test started: its question, its future, its cancel token, and the guesses (running
+    test, answer) that the path it was found on took."""
+
+    question: Q
+    future: Future[bool]
+    token: Token
+    basis: Basis
 
 
 def _ignore(question: object, answer: bool) -> None:
@@ -213,8 +231,8 @@ class Speculation(Generic[Q]):
         if self.jobs < 1:
             raise ValueError(f"jobs must be at least 1, got {self.jobs}")
         self.answers: dict[Hashable, bool] = {}
-        self.running: dict[Hashable, tuple[Q, Future[bool], Token]] = {}  # in start order
-        self.reached: set[Hashable] = set()  # running tests asked by this start's replays
+        self.running: dict[Hashable, _Running[Q]] = {}  # in start order
+        self.reached: set[Hashable] = set()  # running tests this start's replays asked
         self.parts: dict[Hashable, tuple[object, int]] = {}  # ended on the sequential path
 
     def chance_true(self) -> float:
@@ -244,8 +262,10 @@ class Speculation(Generic[Q]):
         test, and the other answer of each is a path to explore later. The question the
         sequential run asks next comes first (it is sure), and gets a slot: the test
         before it freed one by ending. With every slot taken, a question found takes the
-        slot of a running test no replay reached before it (`_victim`)."""
-        paths: list[tuple[float, int, tuple[bool, ...] | None, Q | None]] = [(-1.0, 0, (), None)]
+        slot of a test started on a guess that turned out wrong (`_victim`)."""
+        paths: list[tuple[float, int, tuple[bool, ...] | None, Q | None, Basis]] = [
+            (-1.0, 0, (), None, ())
+        ]
         order = count(1)
         replays = 0
         self.reached = set()
@@ -254,13 +274,13 @@ class Speculation(Generic[Q]):
             victim = self._victim() if full else None
             if full and victim is None:
                 break
-            chance, _, forced, question = heappop(paths)
+            chance, _, forced, question, basis = heappop(paths)
             if forced is None:  # a question found on an explored path
                 assert question is not None
                 if self.key(question) not in self.running:
                     if victim is not None:
                         self._cancel(victim)
-                    self._submit(question, pool)
+                    self._submit(question, basis, pool)
                 continue
             replay = _Replay(self, forced, -chance)
             replays += 1
@@ -270,50 +290,55 @@ class Speculation(Generic[Q]):
                     return (result,)
             except _Unknown as ask:
                 found: Q = ask.question  # type: ignore[assignment]
-                heappush(paths, (-replay.chance, next(order), None, found))
+                heappush(paths, (-replay.chance, next(order), None, found, replay.basis))
                 # past it, the path goes on once it runs
-                heappush(paths, (-replay.chance, next(order), tuple(replay.guesses), None))
+                heappush(paths, (-replay.chance, next(order), tuple(replay.guesses), None, ()))
             for i, other in enumerate(replay.others, start=len(forced)):
                 path = (*replay.guesses[:i], not replay.guesses[i])
-                heappush(paths, (-other, next(order), path, None))
+                heappush(paths, (-other, next(order), path, None, ()))
         return None
 
     def _victim(self) -> Hashable | None:
-        """The running test whose slot a question found now may take: one no replay of this
-        start reached. Paths are explored best first and a path's chance only falls along
-        it, so each running test likelier than the question was reached on the way there:
-        this one is on a path the answers ruled out, or less likely. Of those, the latest
-        started: the least work lost."""
-        return next((k for k in reversed(self.running) if k not in self.reached), None)
+        """The running test whose slot a question found now may take: one started on a
+        guess that an answer has since contradicted, and that no replay of this start asked
+        on another path, so the sequential run is not going to ask it (a test whose guesses
+        still stand may be, however unlikely: cancelling it could mean running it again).
+        Of those, the latest started: the least work lost."""
+        for key in reversed(self.running):
+            wrong = any(self.answers.get(k, g) != g for k, g in self.running[key].basis)
+            if wrong and key not in self.reached:
+                return key
+        return None
 
-    def _submit(self, question: Q, pool: ThreadPoolExecutor) -> None:
-        key, token = self.key(question), Token()
-        self.running[key] = (question, pool.submit(run_in, token, self.test, question), token)
+    def _submit(self, question: Q, basis: Basis, pool: ThreadPoolExecutor) -> None:
+        token = Token()
+        future = pool.submit(run_in, token, self.test, question)
+        self.running[key := self.key(question)] = _Running(question, future, token, basis)
         self.reached.add(key)
         self.calls += 1
 
     def _cancel(self, key: Hashable) -> None:
         """Stop a running test whose answer is not wanted; it is never collected (one that
         has ended meanwhile is, as any)."""
-        if self.running[key][1].done():
+        if self.running[key].future.done():
             self._ended(key)
             return
-        _, _, token = self.running.pop(key)
-        token.cancel()
+        self.running.pop(key).token.cancel()
         self.cancelled += 1
 
     def _collect(self) -> None:
         """Wait for at least one running test; record what ended."""
-        done, _ = wait([f for _, f, _ in self.running.values()], return_when=FIRST_COMPLETED)
-        for key, (_, future, _) in list(self.running.items()):
-            if future in done:
+        futures = [test.future for test in self.running.values()]
+        done, _ = wait(futures, return_when=FIRST_COMPLETED)
+        for key, test in list(self.running.items()):
+            if test.future in done:
                 self._ended(key)
 
     def _ended(self, key: Hashable) -> None:
         """Record the answer of a test that ended (its exception propagates)."""
-        question, future, _ = self.running.pop(key)
-        answer = self.answers[key] = bool(future.result())
-        self.on_result(question, answer)
+        test = self.running.pop(key)
+        answer = self.answers[key] = bool(test.future.result())
+        self.on_result(test.question, answer)
 
 
 def searching(

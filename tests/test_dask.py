@@ -140,8 +140,11 @@ def test_minimize_on_cluster_matches_local_pool(
     assert remote["out"] == local_run["out"]
     assert remote["final"]["free_symbols"] == 2
     calls = remote["calls"]  # the reducer's, and the original's check before them
-    assert len(set(calls)) == len(calls) == remote["oracle_calls"] + 1
     assert set(calls) >= set(local_run["calls"])  # and the wrong guesses (speculation)
+    # A call cancelled before its script started is not logged; a candidate runs twice
+    # only after a run of it was cancelled as a wrong guess (a later pass may ask it).
+    assert len(calls) <= remote["oracle_calls"] + 1
+    assert len(calls) - len(set(calls)) <= remote["speculative_unused"]
 
 
 def test_worker_sigkilled_mid_call(
@@ -156,7 +159,8 @@ def test_worker_sigkilled_mid_call(
     assert remote["out"] == local_run["out"]
     calls = remote["calls"]
     assert set(calls) >= set(local_run["calls"])
-    assert len(calls) == len(set(calls)) + 1 == remote["oracle_calls"] + 2  # the killed one
+    assert len(calls) <= remote["oracle_calls"] + 2  # the killed one, run again
+    assert len(calls) - len(set(calls)) <= 1 + remote["speculative_unused"]
     orphan = read_stat(int(marker.read_text()))  # it would sleep for 120 s
     assert orphan is None or orphan.state in ("Z", "X")
 
