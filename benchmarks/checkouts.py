@@ -21,10 +21,13 @@ import hashlib
 import os
 import re
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from symshrink.sandbox import run_in_group
 
 REPO = Path(__file__).resolve().parents[1]
 # Read from the end line, not report.json: the checkouts compared may write different
@@ -46,13 +49,14 @@ def run_once(label: str, tree: Path, repro: Path, out: Path, extra: list[str]) -
     env = {**os.environ, "PYTHONPATH": str(tree)}
     cmd = ["/usr/bin/time", "-f", "%e wall %U user %S sys", sys.executable, "-m", "symshrink"]
     cmd += ["minimize", repro.name, "--timeout", "600", "--no-progress", *extra]
-    done = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True)
-    (work / "out.txt").write_text(done.stdout)
-    (work / "err.txt").write_text(done.stderr)
-    times = TIMES.findall(done.stderr)
-    result = RESULT.search(done.stdout)
-    if done.returncode != 0 or not times or result is None:
-        return f"| {label} {start} | {load:.1f} | failed (exit {done.returncode}) | | | |"
+    # In its own watched process group: a benchmark stopped by a signal takes it along.
+    code, stdout, stderr = run_in_group(cmd, timeout_s=None, cwd=work, env=env)
+    (work / "out.txt").write_text(stdout)
+    (work / "err.txt").write_text(stderr)
+    times = TIMES.findall(stderr)
+    result = RESULT.search(stdout)
+    if code != 0 or not times or result is None:
+        return f"| {label} {start} | {load:.1f} | failed (exit {code}) | | | |"
     wall, user, sys_s = times[-1]
     minimal = work / repro.name.replace(".py", ".min.py")
     digest = hashlib.sha256(minimal.read_bytes()).hexdigest()[:8] if minimal.exists() else "-"

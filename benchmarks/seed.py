@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from symshrink.baseline import static_twin
 from symshrink.repro.parse import parse_file
 from symshrink.repro.render import render
-from symshrink.sandbox import Job, Limits, Run, WarmPool, Workload
+from symshrink.sandbox import Job, Limits, Run, WarmPool, Workload, run_in_group
 from tests.fixtures_gen import generate
 
 
@@ -108,11 +107,12 @@ def main() -> None:
     ]
     print("$", " ".join(["symshrink", *command[3:]]), flush=True)
     started = time.monotonic()
-    done = subprocess.run(command, capture_output=True, text=True)
+    # In its own watched process group: a benchmark stopped by a signal takes it along.
+    code, stdout, stderr = run_in_group(command, timeout_s=None)
     wall = time.monotonic() - started
-    print(done.stdout.strip() or done.stderr.strip()[-2000:], flush=True)
-    if done.returncode != 0:
-        raise SystemExit(f"minimize exited {done.returncode}")
+    print(stdout.strip() or stderr.strip()[-2000:], flush=True)
+    if code != 0:
+        raise SystemExit(f"minimize exited {code}")
     report = json.loads((result.with_name(result.name + ".work") / "report.json").read_text())
     fresh, hot_spot = fresh_ratios(result, args.runs, args.timeout)
     summary = {
