@@ -12,7 +12,9 @@ minutes); its static twin ~1 s.
 Prints (and writes DIR/seed.json): the command, wall time, oracle calls, free symbols
 N -> n, and the result's time against its twin's on `--runs` fresh runs side by side (each
 run to the end, not killed), with each run's hot spot and the result's: the spot with the
-most samples over all its runs.
+most samples over all its runs; and the same over the samples up to R x the twin's time of
+each run, where a verdict would have stopped it (what the reduction judged: the end of a
+short compile is ordinary codegen that no verdict samples).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -35,15 +38,34 @@ from symshrink.sandbox import Job, Limits, Run, WarmPool, Workload, run_in_group
 from tests.fixtures_gen import generate
 
 
+@dataclass(frozen=True)
+class FreshRun:
+    """One fresh run of the result and one of its twin, each to the end."""
+
+    result_s: float
+    twin_s: float
+    ratio: float
+    hot_spot: str | None
+    hot_spot_at_limit: str | None  # over its samples up to R x the twin's time
+    error: str | None
+
+
+def _hottest(counts: Counter[str]) -> str | None:
+    top = counts.most_common(1)
+    return top[0][0] if top else None
+
+
 def fresh_ratios(
-    script: Path, runs: int, timeout_s: float
-) -> tuple[list[dict[str, object]], str | None]:
+    script: Path, runs: int, timeout_s: float, ratio: float
+) -> tuple[list[FreshRun], str | None, str | None]:
     """The result and its static twin, each run to the end `runs` times, interleaved; and
-    the result's hot spot over the samples of all its runs (one run of a second holds ~50
-    samples, too few to tell two spots of a similar share apart)."""
+    the result's hot spot over the samples of all its runs, and over those up to `ratio` x
+    its twin's time in each (one run of a second holds ~50 samples, too few to tell two
+    spots of a similar share apart)."""
     twin = render(static_twin(parse_file(script)))
-    rows = []
+    rows: list[FreshRun] = []
     samples: Counter[str] = Counter()
+    at_limit: Counter[str] = Counter()
     pool = WarmPool(slots=1)
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -52,22 +74,23 @@ def fresh_ratios(
                     _run(pool, Path(tmp), source, timeout_s)
                     for source in (script.read_text(), twin)
                 )
-                counts = result.spots()
+                counts = Counter(result.spots())
+                limited = Counter(result.spots(ratio * control.exit.cpu_s))
                 samples.update(counts)
-                spots = Counter(counts).most_common(1)
+                at_limit.update(limited)
                 rows.append(
-                    {
-                        "result_s": round(result.exit.cpu_s, 2),
-                        "twin_s": round(control.exit.cpu_s, 2),
-                        "ratio": round(result.exit.cpu_s / control.exit.cpu_s, 2),
-                        "hot_spot": spots[0][0] if spots else None,
-                        "error": result.error or control.error,
-                    }
+                    FreshRun(
+                        result_s=round(result.exit.cpu_s, 2),
+                        twin_s=round(control.exit.cpu_s, 2),
+                        ratio=round(result.exit.cpu_s / control.exit.cpu_s, 2),
+                        hot_spot=_hottest(counts),
+                        hot_spot_at_limit=_hottest(limited),
+                        error=result.error or control.error,
+                    )
                 )
     finally:
         pool.close()
-    hottest = samples.most_common(1)
-    return rows, hottest[0][0] if hottest else None
+    return rows, _hottest(samples), _hottest(at_limit)
 
 
 def _run(pool: WarmPool, scratch: Path, source: str, timeout_s: float) -> Run:
@@ -114,7 +137,9 @@ def main() -> None:
     if code != 0:
         raise SystemExit(f"minimize exited {code}")
     report = json.loads((result.with_name(result.name + ".work") / "report.json").read_text())
-    fresh, hot_spot = fresh_ratios(result, args.runs, args.timeout)
+    fresh, hot_spot, hot_spot_at_limit = fresh_ratios(
+        result, args.runs, args.timeout, report["ratio"]
+    )
     summary = {
         "command": " ".join(["symshrink", *command[3:]]),
         "wall_s": round(wall, 1),
@@ -125,9 +150,10 @@ def main() -> None:
         "reverified": report.get("reverified"),
         "ratio": report["ratio"],
         "original": report["initial"],
-        "fresh_runs": fresh,
-        "median_fresh_ratio": statistics.median(r["ratio"] for r in fresh),
+        "fresh_runs": [asdict(run) for run in fresh],
+        "median_fresh_ratio": statistics.median(run.ratio for run in fresh),
         "hot_spot": hot_spot,
+        "hot_spot_at_limit": hot_spot_at_limit,
     }
     (args.out / "seed.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(json.dumps(summary, indent=2))
