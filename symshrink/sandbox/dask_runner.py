@@ -28,6 +28,7 @@ import json
 import logging
 import os
 import shutil
+import signal
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -40,7 +41,7 @@ import symshrink
 from symshrink import cancel
 from symshrink.errors import UsageError
 from symshrink.sandbox import lifeline
-from symshrink.sandbox.procs import groups_in, kill_group, read_stat
+from symshrink.sandbox.procs import groups_in, kill_group, read_stat, signal_groups_in
 from symshrink.sandbox.runner import ColdRunner, Job, Limits, Run, Runner
 
 log = logging.getLogger(__name__)
@@ -270,8 +271,9 @@ def _killed_when_cancelled(here: Path) -> Iterator[None]:
         while not done.wait(CANCEL_POLL_S):
             task = worker.state.tasks.get(key)
             if task is None or task.state in ("cancelled", "released", "forgotten"):
-                log.warning("task %s was cancelled: killing its candidate", key)
-                kill_groups_in([here])
+                log.info("task %s was cancelled: killing its candidate", key)
+                # signalled, not reaped: the runner of this task, in this process, reaps it
+                signal_groups_in([here], signal.SIGKILL)
                 return
 
     watcher = threading.Thread(target=watch, name="symshrink-cancel", daemon=True)

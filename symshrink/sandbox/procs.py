@@ -80,6 +80,13 @@ def groups_in(dirs: Sequence[Path]) -> set[int]:
     return groups
 
 
+def signal_groups_in(dirs: Sequence[Path], sig: int) -> None:
+    """Send `sig` to the process groups working in `dirs` (`groups_in`). Their supervisor,
+    which may be this process, still reaps them: nothing is reaped here."""
+    for pgid in groups_in(dirs):
+        signal_group(pgid, sig)
+
+
 def signal_group(pgid: int, sig: int) -> None:
     """Send `sig` to group `pgid`, ignoring a group that is already gone."""
     with contextlib.suppress(ProcessLookupError, PermissionError):

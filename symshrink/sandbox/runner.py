@@ -28,7 +28,13 @@ from typing import Any, Literal, Protocol
 
 from symshrink import cancel
 from symshrink.sandbox.lifeline import start
-from symshrink.sandbox.procs import groups_in, kill_group, python_env, read_stat, signal_group
+from symshrink.sandbox.procs import (
+    kill_group,
+    python_env,
+    read_stat,
+    signal_group,
+    signal_groups_in,
+)
 from symshrink.sandbox.profile import Clock, Profile
 
 Reason = Literal["exited", "threshold", "timeout", "stalled"]
@@ -362,7 +368,7 @@ def run_job(runner: Runner, job: Job, limits: Limits) -> Run:
         return runner.run(job, limits)
     token.check()
     try:
-        with token.on_cancel(partial(_kill_in, job.dir)):
+        with token.on_cancel(partial(signal_groups_in, [job.dir], signal.SIGKILL)):
             run = runner.run(job, limits)
     except Exception:
         if token.cancelled:
@@ -370,11 +376,6 @@ def run_job(runner: Runner, job: Job, limits: Limits) -> Run:
         raise
     token.check()
     return run
-
-
-def _kill_in(folder: Path) -> None:
-    for pgid in groups_in([folder]):
-        signal_group(pgid, signal.SIGKILL)
 
 
 class Runner(Protocol):
