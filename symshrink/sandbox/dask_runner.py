@@ -41,7 +41,7 @@ import symshrink
 from symshrink import cancel
 from symshrink.errors import UsageError
 from symshrink.sandbox import lifeline
-from symshrink.sandbox.procs import groups_in, kill_group, read_stat, signal_groups_in
+from symshrink.sandbox.procs import kill_groups_in, read_stat, signal_groups_in
 from symshrink.sandbox.runner import ColdRunner, Job, Limits, Run, Runner
 
 log = logging.getLogger(__name__)
@@ -317,13 +317,6 @@ def reap_orphans(root: Path) -> None:
     kill_groups_in(stale)
     for d in stale:
         shutil.rmtree(d, ignore_errors=True)
-
-
-def kill_groups_in(dirs: list[Path]) -> None:
-    """SIGKILL the process group of every process whose working directory is in `dirs`."""
-    for pgid in groups_in(dirs):
-        log.info("killing process group %d (in %s)", pgid, ", ".join(map(str, dirs)))
-        kill_group(pgid)
 
 
 def _alive(pid: str) -> bool:

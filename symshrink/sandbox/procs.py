@@ -87,6 +87,14 @@ def signal_groups_in(dirs: Sequence[Path], sig: int) -> None:
         signal_group(pgid, sig)
 
 
+def kill_groups_in(dirs: Sequence[Path]) -> None:
+    """`kill_group` each process group working in `dirs`: for orphans, which no supervisor
+    of ours waits for (a group that has one: `signal_groups_in`)."""
+    for pgid in groups_in(dirs):
+        log.info("killing process group %d (in %s)", pgid, ", ".join(map(str, dirs)))
+        kill_group(pgid)
+
+
 def signal_group(pgid: int, sig: int) -> None:
     """Send `sig` to group `pgid`, ignoring a group that is already gone."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
