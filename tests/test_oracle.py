@@ -529,6 +529,26 @@ def test_signature_compare() -> None:
     assert phase_like({}, ("codegen",)) is None
 
 
+def test_signature_family() -> None:
+    """Time in another of torch's sympy functions than the original's hottest (FloorDiv.eval
+    beside safe_gcd) is on the original's path; elsewhere in torch it is not."""
+    fns = "torch.utils._sympy.functions"
+    orig = Signature.from_counts({f"{fns}.safe_gcd": 89, "expand": 2, "x": 1}, top=2)
+    assert orig.family == fns and orig.holds(f"{fns}.FloorDiv.eval")
+    assert not orig.holds("torch.utils._sympy.value_ranges.bound_sympy")
+    ok, why = compare(orig, {f"{fns}.FloorDiv.eval": 60.0, "other": 40.0}, None)
+    assert ok and f"and {fns}" in why
+    assert not compare(orig, {"torch._inductor.sizevars.stride_at": 60.0, "o": 40.0}, None)[0]
+    # beyond the twin: the twin's own time in the family is taken off as well
+    edge = {f"{fns}.Mod.eval": 2.0, "o": 1.0}
+    assert compare(orig, edge, None)[0]  # 67 % of all of it
+    assert not compare(orig, edge, None, twin={f"{fns}.Mod.eval": 1.2})[0]  # 0.8 of 1.8
+    # an original hottest elsewhere has no family: its spots alone count
+    other = Signature.from_counts({"gcd": 80, f"{fns}.FloorDiv.eval": 20}, top=1)
+    assert other.family is None and not other.holds(f"{fns}.FloorDiv.eval")
+    assert Signature.from_dict(json.loads(json.dumps(orig.to_dict()))).family == fns
+
+
 def test_profile_timeline() -> None:
     text = (
         "p load\nn 0 setup\ns 0.10 0.11 0\ns 0.20 0.22 -1\np run\nn 1 gcd\n"
