@@ -140,6 +140,27 @@ def test_why_no_graph_qualifies(captured: CaptureRecord, verdict: str | None, sa
     assert says in (why[1] if why else "")
 
 
+@pytest.mark.parametrize(
+    ("frame", "verdict"),
+    [
+        (_frame(2.4, 1.3), "not slow"),  # the cat program's frame on a slow machine
+        (_frame(40.0, 30.0), "outside any graph"),
+        (_frame(40.0, 10.0), "not slow"),
+    ],
+)
+def test_not_slow_says_where_a_slow_frame_went(
+    tmp_path: Path, frame: CaptureFrame, verdict: str
+) -> None:
+    """A graph not slow against its twin is 'outside any graph' only where its frame was
+    slow and its time went to Dynamo and AOTAutograd."""
+    options = triaging.Options(out=tmp_path, program=("python", "prog.py"), budget_s=600)
+    run = triaging._Run(options, triaging.Budget(600.0), notify=lambda _: None)
+    run.capture = _captured([frame], [_graph(2)])
+    run.graph = run.capture.graphs[0]
+    said, why = triaging._not_slow(run, "the original is not slow: 1.2x")
+    assert said == verdict and why.startswith("the original is not slow: 1.2x")
+
+
 def test_a_graph_not_slow_gives_way_to_the_next(tmp_path: Path) -> None:
     """The slowest graph need not be the one slow through its symbols: the next slowest
     with free symbols is judged, while there is one and the budget allows."""
