@@ -29,7 +29,8 @@ FAMILIES: tuple[str, ...] = ("torch.utils._sympy.functions",)
 another on the same sums, and call `safe_gcd`. The 64-symbol seed spends 89 % in
 `safe_gcd` called from `ModularIndexing.eval`; its narrower candidates spend theirs in
 `FloorDiv.eval` on the same sum, which ranks fifth in the original at 0.8 %, level with
-the sixth: whether it made the top five decided whether 42 of a run's 115 calls 'slipped'."""
+the sixth: by spots alone, which of the two made the top five would decide whether such a
+candidate is slow or 'slipped'."""
 
 
 @dataclass(frozen=True)
