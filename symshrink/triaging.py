@@ -393,6 +393,16 @@ def _before_graphs(frame: CaptureFrame) -> bool:
     return frame.seconds >= SLOW_FRAME_S and frame.before_graph_s > frame.inductor_s
 
 
+def _where_it_went(frame: CaptureFrame) -> str:
+    """The line that says a frame's time went to Dynamo and AOTAutograd, with where the
+    frame is in the program: what a maintainer reads to look there, not at a graph."""
+    head = f"frame {frame.frame} {frame.where}".rstrip()
+    return (
+        f"{head} took {frame.seconds:.1f} s, {frame.before_graph_s:.1f} s of it in Dynamo "
+        "and AOTAutograd before any graph existed"
+    )
+
+
 def _why_none(record: CaptureRecord) -> tuple[TriageVerdict, str] | None:
     """Why no graph of the capture can be reduced (None: one can)."""
     frames = sorted(record.frames, key=lambda f: f.seconds, reverse=True)
@@ -403,10 +413,7 @@ def _why_none(record: CaptureRecord) -> tuple[TriageVerdict, str] | None:
     if not frames:
         return "no graph", "the program compiled nothing: no torch.compile frame in its trace"
     slowest = frames[0]
-    before = (
-        f"frame {slowest.frame} {slowest.where} took {slowest.seconds:.1f} s, "
-        f"{slowest.before_graph_s:.1f} s of it in Dynamo and AOTAutograd before any graph existed"
-    )
+    before = _where_it_went(slowest)
     if not record.graphs:
         if slowest.seconds >= SLOW_FRAME_S:
             return "outside any graph", f"{before}, and no graph of it reached Inductor"
@@ -470,11 +477,7 @@ def _not_slow(run: _Run, message: str) -> tuple[TriageVerdict, str]:
         None,
     )
     if frame is not None and _before_graphs(frame):
-        return "outside any graph", (
-            f"{line}; frame {frame.frame} took {frame.seconds:.1f} s, "
-            f"{frame.before_graph_s:.1f} s of it in Dynamo and AOTAutograd before any "
-            "graph existed"
-        )
+        return "outside any graph", f"{line}; {_where_it_went(frame)}"
     return "not slow", line
 
 

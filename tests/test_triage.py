@@ -130,7 +130,11 @@ def _captured(frames=(), graphs=(), exit_code: int = 0) -> CaptureRecord:
         (_captured([_frame(40.0, 40.0)]), "outside any graph", "no graph of it reached"),
         (_captured([_frame(0.5, 0.5)]), "no graph", "no graph reached Inductor"),
         (_captured([_frame(4.0, 1.0)], [_graph(0)]), "no symbols", "static shapes"),
-        (_captured([_frame(40.0, 30.0)], [_graph(0)]), "outside any graph", "Dynamo and AOT"),
+        (
+            _captured([_frame(40.0, 30.0)], [_graph(0)]),
+            "outside any graph",
+            "0_0 fn (prog.py:3) took 40.0 s, 30.0 s of it in Dynamo",
+        ),
         (_captured([_frame(4.0, 1.0)], [_graph(2)]), None, ""),
     ],
 )
@@ -152,13 +156,15 @@ def test_not_slow_says_where_a_slow_frame_went(
     tmp_path: Path, frame: CaptureFrame, verdict: str
 ) -> None:
     """A graph not slow against its twin is 'outside any graph' only where its frame was
-    slow and its time went to Dynamo and AOTAutograd."""
+    slow and its time went to Dynamo and AOTAutograd; then it says where that frame is,
+    as the verdict without a graph does."""
     options = triaging.Options(out=tmp_path, program=("python", "prog.py"), budget_s=600)
     run = triaging._Run(options, triaging.Budget(600.0), notify=lambda _: None)
     run.capture = _captured([frame], [_graph(2)])
     run.graph = run.capture.graphs[0]
     said, why = triaging._not_slow(run, "the original is not slow: 1.2x")
     assert said == verdict and why.startswith("the original is not slow: 1.2x")
+    assert ("frame 0_0 fn (prog.py:3) took" in why) == (verdict == "outside any graph")
 
 
 def test_a_graph_not_slow_gives_way_to_the_next(tmp_path: Path) -> None:
