@@ -10,7 +10,11 @@ original's hot spots). A run that walked back reduced again from a re-verified m
 its failed models go from the history and the main stage runs again from the last one
 left, as the run did.
 
-    python benchmarks/calls_by_pass.py WORK_DIR [WORK_DIR ...]
+    python benchmarks/calls_by_pass.py [--calls] WORK_DIR [WORK_DIR ...]
+
+`--calls` also lists every call in order with its ratio and the bar it was judged at
+(R x (1 + margin)): a class of alike symbols is decided by its first verdict in the rounds
+that prove, so this shows whether the verdicts that fixed the result's size were close calls.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -52,6 +57,20 @@ def journal_order(path: Path) -> list[tuple[str, Verdict]]:
     return out
 
 
+@dataclass(frozen=True)
+class Call:
+    """One call of the replay: the stage and pass that asked, the journal's key and verdict."""
+
+    stage: str
+    name: str
+    key: str
+    verdict: Verdict
+
+    @property
+    def kind(self) -> str:
+        return kind(self.verdict)
+
+
 class Replay:
     """The journal as the oracle: each key's first verdict; each answer noted with its pass."""
 
@@ -59,8 +78,7 @@ class Replay:
         self.first: dict[str, Verdict] = {}
         for key, verdict in entries:
             self.first.setdefault(key, verdict)
-        self.calls: list[tuple[str, str, str]] = []  # (stage, pass, kind)
-        self.keys: list[str] = []  # the keys the replay's calls asked for, in order
+        self.calls: list[Call] = []  # in the order the replay asked them
         self.missing = 0
         self.order: list[str] = []  # the journal's keys after the original's, as written
 
@@ -72,8 +90,8 @@ class Replay:
             if verdict is None:  # not asked in the run: the replay left its path
                 self.missing += 1
                 return Verdict(status="fast", interesting=False)
-            self.calls.append((stage, reducer[0].stats.current_pass or "?", kind(verdict)))
-            self.keys.append(tag + candidate.key)
+            name = reducer[0].stats.current_pass or "?"
+            self.calls.append(Call(stage, name, tag + candidate.key, verdict))
             return verdict
 
         return judge
@@ -117,7 +135,7 @@ def replay(work: Path) -> tuple[RunRecord | None, Replay, int]:
     holder[:] = [main]
     main.run(start)
     written = entries[1:]  # the original's verdict is first
-    at = len(rep.keys)  # the journal's entries the replay has gone through
+    at = len(rep.calls)  # the journal's entries the replay has gone through
     for again in range(1, 1 + REDUCE_AGAIN):
         failed = []
         while at < len(written) and written[at][1].detail.startswith(WALKED_BACK):
@@ -128,10 +146,10 @@ def replay(work: Path) -> tuple[RunRecord | None, Replay, int]:
         for key, verdict in failed:
             main.journal.put(key, verdict)
         del history[len(history) - len(failed) :]
-        before = len(rep.keys)
+        before = len(rep.calls)
         main.test = rep.test(f"after walk-back {again}", holder, "")
         main.run(history[-1])
-        at += len(rep.keys) - before
+        at += len(rep.calls) - before
     rep.order = [key for key, verdict in written if not verdict.detail.startswith(WALKED_BACK)]
     calls = len(rep.order) if record is None else record.oracle_calls
     return record, rep, max(0, calls - len(rep.calls))
@@ -140,6 +158,7 @@ def replay(work: Path) -> tuple[RunRecord | None, Replay, int]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("work_dirs", type=Path, nargs="+")
+    ap.add_argument("--calls", action="store_true", help="list every call with its ratio")
     args = ap.parse_args()
     for work in args.work_dirs:
         record, rep, after = replay(work)
@@ -151,8 +170,8 @@ def main() -> None:
         print("| stage | pass | calls | " + " | ".join(KINDS) + " |")
         print("|---|---|---:|" + "---:|" * len(KINDS))
         rows: dict[tuple[str, str], Counter[str]] = {}
-        for stage, name, k in rep.calls:
-            rows.setdefault((stage, name), Counter())[k] += 1
+        for call in rep.calls:
+            rows.setdefault((call.stage, call.name), Counter())[call.kind] += 1
         total: Counter[str] = Counter()
         for (stage, name), counts in rows.items():
             total += counts
@@ -160,11 +179,31 @@ def main() -> None:
             print(f"| {stage} | {name} | {sum(counts.values())} | {cells} |")
         cells = " | ".join(str(total[k]) for k in KINDS)
         print(f"| all | | {sum(total.values())} | {cells} |")
-        same = rep.keys == rep.order[: len(rep.keys)]
-        print(f"the replay asked the journal's first {len(rep.keys)} keys in order: {same}")
+        keys = [call.key for call in rep.calls]
+        same = keys == rep.order[: len(keys)]
+        print(f"the replay asked the journal's first {len(keys)} keys in order: {same}")
         if after or rep.missing:
             print(f"calls the replay did not reach: {after}")
             print(f"asked in the replay but not in the run: {rep.missing}")
+        if args.calls:
+            print_calls(rep.calls, record)
+
+
+def print_calls(calls: list[Call], record: RunRecord | None) -> None:
+    """Every call in order: its stage, pass, verdict and ratio, and the bar it was judged
+    at, R x (1 + margin), raised by the graph stage's factor there (where the floor is
+    longer than R x the twin, the floor decided instead)."""
+    bars: dict[str, float] = {}
+    if record is not None and record.ratio is not None:
+        at_r = record.ratio * (1 + (record.margin_used or 0.0))
+        bars = {"graph stage": at_r * (record.graph_first or 1.0), "": at_r}
+    print("| call | stage | pass | verdict | ratio | bar |")
+    print("|---:|---|---|---|---:|---:|")
+    for i, call in enumerate(calls, 1):
+        ratio = "" if call.verdict.ratio is None else f"{call.verdict.ratio:.2f}"
+        at = bars.get(call.stage, bars.get(""))
+        shown = "" if at is None else f"{at:.2f}"
+        print(f"| {i} | {call.stage} | {call.name} | {call.kind} | {ratio} | {shown} |")
 
 
 if __name__ == "__main__":
