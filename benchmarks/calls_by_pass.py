@@ -39,6 +39,7 @@ from symshrink.repro.parse import parse_file
 from symshrink.verdict import Verdict
 
 KINDS = ("slow", "fast", "untraceable", "error", "slipped")
+GRAPH_STAGE = "graph stage"  # its calls are judged at limits raised by record.graph_first
 
 
 def kind(verdict: Verdict) -> str:
@@ -129,7 +130,7 @@ def replay(work: Path) -> tuple[RunRecord | None, Replay, int]:
         symmetric=record is None or record.oracle == "compile",  # as the run's oracle was
     )
     if any(key.startswith(GRAPH_FIRST_TAG) for key, _ in entries):
-        graph = graph_reducer(main, rep.test("graph stage", holder, GRAPH_FIRST_TAG), refuses)
+        graph = graph_reducer(main, rep.test(GRAPH_STAGE, holder, GRAPH_FIRST_TAG), refuses)
         holder[:] = [graph]
         start = graph.run(start)
     holder[:] = [main]
@@ -193,15 +194,15 @@ def print_calls(calls: list[Call], record: RunRecord | None) -> None:
     """Every call in order: its stage, pass, verdict and ratio, and the bar it was judged
     at, R x (1 + margin), raised by the graph stage's factor there (where the floor is
     longer than R x the twin, the floor decided instead)."""
-    bars: dict[str, float] = {}
+    at_r = raised = None
     if record is not None and record.ratio is not None:
         at_r = record.ratio * (1 + (record.margin_used or 0.0))
-        bars = {"graph stage": at_r * (record.graph_first or 1.0), "": at_r}
+        raised = at_r * (record.graph_first or 1.0)
     print("| call | stage | pass | verdict | ratio | bar |")
     print("|---:|---|---|---|---:|---:|")
     for i, call in enumerate(calls, 1):
         ratio = "" if call.verdict.ratio is None else f"{call.verdict.ratio:.2f}"
-        at = bars.get(call.stage, bars.get(""))
+        at = raised if call.stage == GRAPH_STAGE else at_r
         shown = "" if at is None else f"{at:.2f}"
         print(f"| {i} | {call.stage} | {call.name} | {call.kind} | {ratio} | {shown} |")
 
