@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from symshrink.baseline import is_own_twin
 from symshrink.minimize_stages import GRAPH_FIRST_TAG, REDUCE_AGAIN, graph_reducer
+from symshrink.oracle import noise
 from symshrink.passes import schedule
 from symshrink.records import JOURNAL, REPORT, RunRecord
 from symshrink.reducer import Reducer
@@ -196,7 +197,7 @@ def print_calls(calls: list[Call], record: RunRecord | None) -> None:
     longer than R x the twin, the floor decided instead)."""
     at_r = raised = None
     if record is not None and record.ratio is not None:
-        at_r = record.ratio * (1 + (record.margin_used or 0.0))
+        at_r = noise.bar(record.ratio, record.margin_used or 0.0)  # R x the twin, as ratios
         raised = at_r * (record.graph_first or 1.0)
     print("| call | stage | pass | verdict | ratio | bar |")
     print("|---:|---|---|---|---:|---:|")
