@@ -65,11 +65,11 @@ def test_expr_edits_drop_lift_fold() -> None:
         ([exprs.Drop(add, 1), exprs.Lift(top, 0)], "s0"),
     ]
     for chosen, expected in table:
-        out = exprs.PASS.apply(m, chosen)
+        out = exprs.SIMPLIFY.apply(m, chosen)
         assert out is not None and only_expr(out) == expected, chosen
     # Two replacements of one node conflict; dropping every term leaves nothing.
-    assert exprs.PASS.apply(m, [exprs.Lift(top, 0), exprs.Fold(top)]) is None
-    assert exprs.PASS.apply(m, [exprs.Drop(add, 0), exprs.Drop(add, 1)]) is None
+    assert exprs.SIMPLIFY.apply(m, [exprs.Lift(top, 0), exprs.Fold(top)]) is None
+    assert exprs.SIMPLIFY.apply(m, [exprs.Drop(add, 0), exprs.Drop(add, 1)]) is None
 
 
 def test_a_drop_that_only_removes_a_symbol_is_left_to_pin_symbols() -> None:
@@ -90,13 +90,38 @@ def test_a_drop_that_only_removes_a_symbol_is_left_to_pin_symbols() -> None:
     }
 
 
+def test_taking_out_a_division_is_a_pass_of_its_own_that_waits() -> None:
+    """simplify-exprs and lift-divisions split the edits between them: every edit that
+    leaves fewer divisions (lifted, folded, or dropped with the term or node that holds it)
+    is lift-divisions', which waits for the second round and comes after simplify-exprs."""
+    m = symint_model("Max(s0 + s1, (s2//3)) + ((s0*s1) % 7) + s0", {"s0": 10, "s1": 20, "s2": 90})
+    floordiv, mod = parse_expr("(s2//3)"), parse_expr("(s0*s1) % 7")
+    top, outer = parse_expr("Max(s0 + s1, (s2//3))"), m.inputs[0].expr
+    simplify, lift = exprs.SIMPLIFY.edits(m), exprs.LIFT_DIVISIONS.edits(m)
+    assert sorted(map(str, simplify + lift)) == sorted(map(str, exprs.edits(m)))
+    assert set(lift) == {
+        exprs.Lift(floordiv, 0),
+        exprs.Fold(floordiv),
+        exprs.Lift(mod, 0),
+        exprs.Fold(mod),
+        exprs.Lift(top, 0),
+        exprs.Fold(top),
+        exprs.Drop(outer, outer.args.index(top)),
+        exprs.Drop(outer, outer.args.index(mod)),
+        exprs.Fold(outer),
+    }
+    assert exprs.Lift(top, 1) in simplify  # Max(a, b//3) -> b//3 keeps the division
+    assert exprs.LIFT_DIVISIONS.later and not exprs.SIMPLIFY.later
+    assert SCHEDULE.index("simplify-exprs") < SCHEDULE.index("lift-divisions")
+
+
 def test_expr_edits_are_consistent_across_occurrences() -> None:
     """A sum that is both inside `k = S//160 + 866` and the SymInt `S` changes in both."""
     m = planted_model(4)
     reads_s = m.module_source.replace("return (", "return (arg5_1 + 1, ")  # else it is dropped
     m = m.replace(module_source=reads_s)
     total = m.inputs[5].expr
-    out = exprs.PASS.apply(m, [exprs.Drop(total, 0)])
+    out = exprs.SIMPLIFY.apply(m, [exprs.Drop(total, 0)])
     assert out is not None
     assert out.inputs[5].expr == total - total.args[0]
     assert out.inputs[4].expr == m.inputs[4].expr.xreplace({total: total - total.args[0]})
@@ -106,11 +131,11 @@ def test_expr_edits_are_consistent_across_occurrences() -> None:
 def test_values_must_not_cross_into_specialized_sizes() -> None:
     m = symint_model("s0 - s1", {"s0": 10, "s1": 9})
     assert normalize(m) is not None
-    assert exprs.PASS.apply(m, [exprs.Fold(parse_expr("s0 - s1"))]) is not None  # value kept: 1
+    assert exprs.SIMPLIFY.apply(m, [exprs.Fold(parse_expr("s0 - s1"))]) is not None  # value kept: 1
     e = parse_expr("s0 - s1 + 5")
     m2 = symint_model("s0 - s1 + 5", {"s0": 10, "s1": 9})
     # Dropping s0 gives -9 + 5 < 0: refused before any test runs.
-    assert exprs.PASS.apply(m2, [exprs.Drop(e, e.args.index(parse_expr("s0")))]) is None
+    assert exprs.SIMPLIFY.apply(m2, [exprs.Drop(e, e.args.index(parse_expr("s0")))]) is None
 
 
 def test_shrink_hints_halves_every_hint_in_one_edit_keeping_them_distinct() -> None:

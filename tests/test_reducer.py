@@ -337,11 +337,43 @@ def test_a_later_pass_waits_for_the_second_round_and_still_proves_the_result() -
     assert len(alone.run(model).hints) < len(model.hints) and alone.stats.fixpoint
 
 
-@pytest.mark.parametrize("k", [16, 5])
+def test_a_division_is_taken_out_only_from_the_second_round_on() -> None:
+    """No candidate of the first round takes the floor division out (at the edge, a
+    bisection batch that took it was judged by the noise); lift-divisions asks it once the
+    second round's pins have run, and the result loses it where the test allows."""
+    model = planted_model(8)
+
+    def floors(repro: Repro) -> int:
+        return sum(
+            type(node).__name__ == "FloorDiv"
+            for e in repro.all_exprs()
+            for node in sympy.preorder_traversal(e)
+        )
+
+    def uses_both(candidate: Candidate) -> bool:
+        return any({"s3", "s5"} <= free_symbol_names(e) for e in candidate.repro.all_exprs())
+
+    asked: list[tuple[str | None, bool]] = []
+
+    def noting(candidate: Candidate) -> bool:
+        asked.append((reducer.stats.current_pass, floors(candidate.repro) < floors(model)))
+        return uses_both(candidate)
+
+    reducer = Reducer(test=noting)
+    result = reducer.run(model)
+    assert set(result.hints) == {"s3", "s5"} and floors(result) == 0 and reducer.stats.fixpoint
+    passes = [name for name, _ in asked]
+    first = next(i for i, (_, fewer) in enumerate(asked) if fewer)
+    second_pins = [i for i, (a, b) in enumerate(pairwise(passes)) if a != b == "pin-symbols"]
+    assert passes[first] == "lift-divisions" and second_pins and second_pins[0] < first
+
+
+@pytest.mark.parametrize("k", [16, 8])
 def test_drops_of_alike_symbols_from_one_sum_are_cut_by_count(k: int) -> None:
     """Dropping one alike symbol's term from a sum is dropping any other's, renamed: the
     simplify pass counts how many can go (here: slow while the floor division sums at least
-    k symbols) instead of proving each drop needed on its own, n calls a round."""
+    k symbols) in O(log n) calls instead of proving each of the k kept needed on its own
+    (k calls a round: fewer only where k is below log n)."""
     model = planted_model(16)
 
     def widest(repro: Repro) -> int:
@@ -361,12 +393,12 @@ def test_drops_of_alike_symbols_from_one_sum_are_cut_by_count(k: int) -> None:
         return reducer.run(model), reducer.stats.oracle_calls
 
     (by_count, calls), (one_by_one, calls_alone) = map(
-        reduce, [exprs.PASS, replace(exprs.PASS, classes=None)]
+        reduce, [exprs.SIMPLIFY, replace(exprs.SIMPLIFY, classes=None)]
     )
     assert by_count == one_by_one
     assert widest(by_count) == k
     assert calls < calls_alone
     assert calls <= 2 * (math.log2(16) + 3) + 4  # two rounds of the count, and the folds
     # a test that cannot tell alike symbols apart: the proving round trusts the symmetry
-    trusting = Reducer(test=wide, passes=[exprs.PASS], symmetric=True)
+    trusting = Reducer(test=wide, passes=[exprs.SIMPLIFY], symmetric=True)
     assert trusting.run(model) == by_count and trusting.stats.oracle_calls < calls

@@ -30,6 +30,7 @@ SCHEDULE: tuple[str, ...] = (
     "bypass-nodes",
     "simplify-exprs",
     "merge-symbols",
+    "lift-divisions",
     "floor-hints",
     "shrink-hints",
 )
@@ -39,8 +40,9 @@ merging repeated SymInt inputs, dropping outputs and bypassing nodes come next (
 forward never reads go in every candidate's normalization), then simplifying expressions,
 whose candidates compile the graph the bypasses left and whose proofs stand on it (the
 planted reductions: 135.5 calls against 137.5 with simplifying before bypassing), fine
-rewrites after, shrinking hints last (once the others are done: it cannot reopen them),
-each hint straight to its floor first, then all halved at once.
+rewrites after (merging symbols, then taking out a division: both only from the second
+round on, see `Pass.later`), shrinking hints last (once the others are done: it cannot
+reopen them), each hint straight to its floor first, then all halved at once.
 
 Every pass spends the same headroom (the original's ratio above R), so what runs first is
 what the result loses most of. The graph passes, run first at R, leave the 64-symbol

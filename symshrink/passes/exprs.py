@@ -1,5 +1,9 @@
 """Simplify derived expressions: drop a term or factor, lift a child, fold to the value.
 
+Two passes share these edits: `simplify-exprs` makes all but those that take out an
+integer division, `lift-divisions` makes those, from the second round on (see
+`division_edits`).
+
 Edits name a subexpression of the current model (not a position), so the same
 subexpression is rewritten the same way everywhere it occurs: a derived size that is both a
 SymInt input and a tensor dimension stays one size. All edits of a subset apply in one
@@ -14,7 +18,15 @@ from dataclasses import dataclass
 import sympy
 
 from symshrink.errors import ExprError
-from symshrink.expr import evaluate, free_symbol_names
+from symshrink.expr import (
+    CeilDiv,
+    FloorDiv,
+    Mod,
+    ModularIndexing,
+    PythonMod,
+    evaluate,
+    free_symbol_names,
+)
 from symshrink.passes import Pass
 from symshrink.passes.symbols import symbol_classes
 from symshrink.repro.model import Repro
@@ -165,4 +177,41 @@ def rewrite(repro: Repro, chosen: Sequence[ExprEdit]) -> Repro | None:
         return None  # folding divided by zero
 
 
-PASS = Pass("simplify-exprs", edits, rewrite, classes=drop_classes)
+DIVISIONS = (FloorDiv, ModularIndexing, PythonMod, Mod, CeilDiv)
+"""The integer divisions: taking one out is the edit most likely to change why the compile
+is slow (floor-division simplification is what drives sympy into polynomial gcds)."""
+
+
+def _divisions(e: sympy.Basic) -> int:
+    return sum(isinstance(node, DIVISIONS) for node in sympy.preorder_traversal(e))
+
+
+def _takes_out_a_division(edit: ExprEdit) -> bool:
+    """Whether `edit` leaves fewer divisions than its node holds: a division lifted to an
+    argument or folded to its value, or a term, argument or node that holds one gone."""
+    if isinstance(edit, Drop):
+        return _divisions(edit.node.args[edit.index]) > 0
+    if isinstance(edit, Lift):
+        return _divisions(edit.node) > _divisions(edit.node.args[edit.index])
+    return _divisions(edit.node) > 0
+
+
+def simplify_edits(repro: Repro) -> list[ExprEdit]:
+    """`edits` but those that take out a division (`division_edits` makes them)."""
+    return [e for e in edits(repro) if not _takes_out_a_division(e)]
+
+
+def division_edits(repro: Repro) -> list[ExprEdit]:
+    """The edits that take out a division, for a pass that skips the first round.
+
+    In the first round the pins leave the model at the edge, where bisection batches many
+    edits into one candidate judged by the noise; a batch that took the `//160` with it was
+    kept as still slow, and the result then reproduced weakly through torch.compile. From
+    the second round on, each such edit is its own candidate, asked of a model the other
+    passes have already made small."""
+    return [e for e in edits(repro) if _takes_out_a_division(e)]
+
+
+SIMPLIFY = Pass("simplify-exprs", simplify_edits, rewrite, classes=drop_classes)
+LIFT_DIVISIONS = Pass("lift-divisions", division_edits, rewrite, later=True)
+PASSES = [SIMPLIFY, LIFT_DIVISIONS]
