@@ -7,7 +7,8 @@ product, as in the report this project started from. Its compile with the relati
 preserved takes far longer than any timeout here (killed at 120 s; pytorch#181277's took 50
 minutes); its static twin ~1 s.
 
-    python benchmarks/seed.py [--n 64] [--timeout 600] [--jobs 1] [--runs 3] [--floor S] [--out DIR]
+    python benchmarks/seed.py [--n 64] [--timeout 600] [--jobs 1] [--runs 3] [--out DIR]
+                              [--floor S] [--margin M]
 
 Prints (and writes DIR/seed.json): the command, wall time, oracle calls, free symbols
 N -> n, and the result's time against its twin's on `--runs` fresh runs side by side (each
@@ -114,6 +115,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--floor", type=float, default=None, help="minimize's --floor (its default)")
+    ap.add_argument("--margin", type=float, default=None, help="minimize's --margin (its default)")
     ap.add_argument("--out", type=Path, default=Path(tempfile.mkdtemp(prefix="seed-")))
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -133,6 +135,7 @@ def main() -> None:
         str(result),
         "--no-progress",
         *(["--floor", f"{args.floor:g}"] if args.floor is not None else []),
+        *(["--margin", f"{args.margin:g}"] if args.margin is not None else []),
     ]
     print("$", " ".join(["symshrink", *command[3:]]), flush=True)
     started = time.monotonic()
