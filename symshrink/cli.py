@@ -242,7 +242,7 @@ def minimize(
         typer.Option(
             help=_with_default(
                 "a candidate must reach (1 + MARGIN) x its limit to count as slow",
-                "the spread of the original's control runs, at least 0.1",
+                "the spread of the original's twin runs (x sqrt 2 for a ratio), at least 0.1",
             ),
             min=0.0,
         ),

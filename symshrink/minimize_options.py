@@ -53,7 +53,7 @@ class Options:
     )
     calibration_runs: int = field(default=3, metadata=API_ONLY)
     signature: bool = field(default=True, metadata=JUDGES)
-    margin: float | None = field(default=None, metadata=JUDGES)  # None: the calibration's spread
+    margin: float | None = field(default=None, metadata=JUDGES)  # None: noise.margin
     # ratio mode: the least CPU seconds a slow candidate runs (`noise.limit`); 0: none
     floor: float = field(default=DEFAULT_FLOOR_S, metadata=JUDGES)
     confirm: int = field(default=Judging.confirm, metadata=JUDGES)

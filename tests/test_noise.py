@@ -110,9 +110,11 @@ def test_a_close_call_is_slow_only_when_every_run_is(
 def test_bar_stop_at_and_margin() -> None:
     assert bar(4.0, 0.25) == 5.0
     assert stop_at(5.0, 0.1) == pytest.approx(5.5)
-    assert margin(Judging(margin=0.0), spread=0.3) == 0.0  # asked for
-    assert margin(Judging(), spread=0.3) == 0.3  # the control's spread
-    assert margin(Judging(), spread=0.02) == 0.1  # at least MIN_MARGIN
+    assert margin(Judging(margin=0.0), spread=0.3, ratio=True) == 0.0  # asked for
+    assert margin(Judging(), spread=0.3, ratio=False) == 0.3  # one run's spread
+    # a ratio is one run over another: its spread is sqrt(2) x one run's
+    assert margin(Judging(), spread=0.3, ratio=True) == pytest.approx(0.4243, abs=1e-4)
+    assert margin(Judging(), spread=0.02, ratio=True) == 0.1  # at least MIN_MARGIN
 
 
 @pytest.mark.parametrize(

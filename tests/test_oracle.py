@@ -442,10 +442,13 @@ def test_margin_by_default_is_the_calibration_spread(
     measures: tuple[float, ...], margin: float, tmp_path: Path
 ) -> None:
     """None: 1.7 standard deviations of the original's runs over their mean, never below
-    MIN_MARGIN."""
+    MIN_MARGIN; in ratio mode, of a ratio of two runs: sqrt(2) x that of the twin's."""
     cal = Calibration("cpu", measures, 5.0)
     oracle = CompileOracle(cal, ScriptedRunner([]), workload=SCRIPT, scratch=tmp_path)
     assert oracle.judging.margin is None and oracle.margin == pytest.approx(margin, abs=1e-4)
+    twins = Calibration("cpu", (), 20.0, ratio=4.0, baseline_measures=measures)
+    ratio = CompileOracle(twins, ScriptedRunner([]), workload=SCRIPT, scratch=tmp_path)
+    assert ratio.margin == pytest.approx(max(0.1, cal.spread * 2**0.5), abs=1e-4)
     fixed = CompileOracle(cal, ScriptedRunner([]), judging=Judging(margin=0.0), scratch=tmp_path)
     assert fixed.margin == 0.0
 

@@ -171,7 +171,8 @@ class CompileOracle(BaseOracle):
     @property
     def margin(self) -> float:
         """How far above its limit a candidate must be during the reduction."""
-        return noise.margin(self.judging, self.calibration.spread)
+        cal = self.calibration
+        return noise.margin(self.judging, cal.spread, ratio=cal.ratio is not None)
 
     def timeout(self) -> float:
         """Every run's cap on wall time."""

@@ -13,6 +13,7 @@ run is judged at: the bar during the reduction, the limit at re-verification.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,8 +28,8 @@ class Judging:
     `margin`: during the reduction a candidate counts as slow only at (1 + margin) x its
     limit, while `reverify` checks the result at the limit itself. A reduction stops at
     the edge of what counts as slow, so without a margin its result is slow by a hair and
-    a re-run says no about half the time (benchmarks/noise.py measures this). None: the
-    spread of the original's control runs (`Calibration.spread`), at least MIN_MARGIN.
+    a re-run says no about half the time (benchmarks/noise.py measures this). None: from
+    the spread of the original's control runs (`margin`), at least MIN_MARGIN.
     `band`: a first run that ends within this fraction of the bar, below or above,
     is too close to call: up to `reruns` more runs, the majority decides. A run still going
     at (1 + band) x the bar is slow by more than the noise, on its own.
@@ -70,10 +71,23 @@ def limit(control_s: float, ratio: float, floor_s: float = 0.0) -> float:
     return max(ratio * control_s, floor_s)
 
 
-def margin(judging: Judging, spread: float) -> float:
-    """How far above its limit a candidate must be during the reduction: the margin
-    asked for, else the spread of the original's control runs, at least MIN_MARGIN."""
-    return judging.margin if judging.margin is not None else max(MIN_MARGIN, spread)
+RATIO_SPREAD = math.sqrt(2)
+"""How much more a ratio of two runs spreads than one run, each as noisy as the other."""
+
+
+def margin(judging: Judging, spread: float, ratio: bool) -> float:
+    """How far above its limit a candidate must be during the reduction: the margin asked
+    for, else the spread of what a result is re-measured by, at least MIN_MARGIN.
+
+    `spread` is one run's (`Calibration.spread`). Against an absolute threshold a result is
+    re-measured by one run of its own; in ratio mode by one run over one of its twin, and
+    that ratio spreads RATIO_SPREAD x one run (`benchmarks/fresh.py`: results of the
+    64-symbol seed reduced at the spread of one run, 0.15-0.18 on a noisy machine, held R
+    in 71 of 75 fresh runs; at a margin of 0.35, in 60 of 60, with as few free symbols).
+    """
+    if judging.margin is not None:
+        return judging.margin
+    return max(MIN_MARGIN, spread * (RATIO_SPREAD if ratio else 1.0))
 
 
 @dataclass(frozen=True)
