@@ -83,7 +83,9 @@ def margin(judging: Judging, spread: float, ratio: bool) -> float:
     re-measured by one run of its own; in ratio mode by one run over one of its twin, and
     that ratio spreads RATIO_SPREAD x one run (`benchmarks/fresh.py`: results of the
     64-symbol seed reduced at the spread of one run, 0.15-0.18 on a noisy machine, held R
-    in 71 of 75 fresh runs; at a margin of 0.35, in 60 of 60, with as few free symbols).
+    in 71 of 75 fresh runs, with 8-11 free symbols; at a margin of 0.35, in 60 of 60, with
+    9-10). The spread is the original's twin's; a result's twin, shorter once the graph
+    passes have run, spreads more (`benchmarks/twin_spread.py`: 0.23-0.24 against 0.09-0.14).
     """
     if judging.margin is not None:
         return judging.margin
