@@ -85,7 +85,7 @@ def margin(judging: Judging, spread: float, ratio: bool) -> float:
     64-symbol seed reduced at the spread of one run, 0.15-0.18 on a noisy machine, held R
     in 71 of 75 fresh runs, with 8-11 free symbols; at a margin of 0.35, in 60 of 60, with
     9-10). The spread is the original's twin's; a result's twin, shorter once the graph
-    passes have run, spreads more (`benchmarks/twin_spread.py`: 0.23-0.24 against 0.09-0.14).
+    passes have run, spreads more (`benchmarks/twin_spread.py`: 0.23-0.25 against 0.09-0.19).
     """
     if judging.margin is not None:
         return judging.margin
