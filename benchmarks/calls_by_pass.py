@@ -30,7 +30,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from symshrink.baseline import is_own_twin
-from symshrink.minimize_stages import GRAPH_FIRST_TAG, REDUCE_AGAIN, graph_reducer
+from symshrink.minimize_stages import (
+    GRAPH_FIRST_CAP,
+    GRAPH_FIRST_TAG,
+    REDUCE_AGAIN,
+    graph_reducer,
+)
 from symshrink.oracle import noise
 from symshrink.passes import schedule
 from symshrink.records import JOURNAL, REPORT, RunRecord
@@ -193,12 +198,13 @@ def main() -> None:
 
 def print_calls(calls: list[Call], record: RunRecord | None) -> None:
     """Every call in order: its stage, pass, verdict and ratio, and the bar it was judged
-    at, R x (1 + margin), raised by the graph stage's factor there (where the floor is
-    longer than R x the twin, the floor decided instead)."""
+    at, R x (1 + margin), and GRAPH_FIRST_CAP x R in the graph stage (its factor raised
+    the margin it started with, before `measure_edge` took the one recorded; where the
+    floor is longer than R x the twin, the floor decided instead)."""
     at_r = raised = None
     if record is not None and record.ratio is not None:
         at_r = noise.bar(record.ratio, record.margin_used or 0.0)  # R x the twin, as ratios
-        raised = at_r * (record.graph_first or 1.0)
+        raised = record.ratio * GRAPH_FIRST_CAP if record.graph_first else at_r
     print("| call | stage | pass | verdict | ratio | bar |")
     print("|---:|---|---|---|---:|---:|")
     for i, call in enumerate(calls, 1):

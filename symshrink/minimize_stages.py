@@ -144,7 +144,9 @@ def reduce(
 ) -> Reduced:
     """The stages from the original (the first stages once, the last again after each
     walk back), each result re-verified on `k` fresh runs; `history` holds every accepted
-    model, smallest last. `max_time` counts from `started`: the calibration included."""
+    model, smallest last. `max_time` counts from `started`: the calibration included.
+    Where a stage comes before the last, the compile oracle takes its margin from the
+    twin of that stage's result (`CompileOracle.measure_edge`) before the last begins."""
     main = run_stages[-1]
     final, walked_back, interrupted = original, 0, None
     failed: list[tuple[Repro, Reverification]] = []
@@ -156,7 +158,9 @@ def reduce(
                 journal.put(canonical_key(model), _not_slow_again(fresh))
             del history[len(history) - len(failed) :]
             phase("reducing on from the re-verified result")
-        final, interrupted = _run(final, run_stages if not again else [main], max_time, started)
+        final, interrupted = _run(
+            final, run_stages if not again else [main], max_time, started, _settle(oracle)
+        )
         phase("re-verifying the result")
         final, check, failed = verified(oracle, history, k)
         walked_back += len(failed)
@@ -166,16 +170,28 @@ def reduce(
     return Reduced(final, check, walked_back, not failed, interrupted)
 
 
+def _settle(oracle: BaseOracle) -> Callable[[Repro], None] | None:
+    """What runs between the stages: the compile oracle's margin from the stage's result."""
+    return oracle.measure_edge if isinstance(oracle, CompileOracle) else None
+
+
 def _run(
-    start: Repro, run_stages: list[Reducer], max_time: float | None, started: float
+    start: Repro,
+    run_stages: list[Reducer],
+    max_time: float | None,
+    started: float,
+    between: Callable[[Repro], None] | None = None,
 ) -> tuple[Repro, Interrupted | None]:
-    """The stages one after the other; an interrupt ends them with the best model so far
-    (on disk already), to be verified and reported."""
-    for stage in run_stages:
+    """The stages one after the other, `between` given each stage's result but the last's;
+    an interrupt ends them with the best model so far (on disk already), to be verified
+    and reported."""
+    for i, stage in enumerate(run_stages):
         if max_time is not None:
             stage.max_time = max(0.0, max_time - (time.monotonic() - started))
         try:
             start = stage.run(start)
+            if between is not None and i < len(run_stages) - 1:
+                between(start)
         except Interrupted as e:
             resume()
             stage.stats.stopped_by = "interrupted"

@@ -24,10 +24,13 @@ import symshrink.minimize_stages as minimize_stages
 import symshrink.minimizing as minimize_mod
 from symshrink.baseline import control, static_twin
 from symshrink.oracle import Calibration, CompileOracle, Judging
-from symshrink.oracle.calibrate import DEFAULT_FLOOR_S
+from symshrink.oracle.calibrate import DEFAULT_FLOOR_S, run_spread
+from symshrink.oracle.compile_oracle import EDGE_RUNS
+from symshrink.oracle.noise import MIN_MARGIN
 from symshrink.passes import GRAPH_PASSES, SCHEDULE
 from symshrink.passes.symbols import PIN, Pin
 from symshrink.records import (
+    CALIBRATION,
     CONTROLS,
     JOURNAL,
     REPORT,
@@ -412,7 +415,7 @@ def _minimize(
     monkeypatch.setattr(minimize_oracle, "remote_runner", lambda *_: runner)
     monkeypatch.setattr(minimize_program, "check_program", check)
     options = minimize_mod.Options(
-        repro=repro, out=out, progress=False, margin=0.0, confirm=0, **opts
+        **{"margin": 0.0, "confirm": 0, **opts}, repro=repro, out=out, progress=False
     )
     outcome = minimize_mod.minimize(options)
     assert outcome.exit_code == 0, outcome.message
@@ -574,6 +577,65 @@ def test_graph_passes_lead_a_narrow_original_at_r_and_have_a_stage_of_their_own_
     journal = (tmp_path / "w.py.work" / JOURNAL).read_text()
     assert f'"key": "{minimize_stages.GRAPH_FIRST_TAG}' in journal
     assert wide.passes == SCHEDULE  # at R the pins first: its headroom is larger
+
+
+def test_the_margin_comes_from_the_twin_of_the_graph_stage_s_result_once(
+    repro: Path, tmp_path: Path
+) -> None:
+    """The original's twin ran alike (margin MIN_MARGIN); the shrunk model's twin spreads
+    (0.8 s and 1.2 s in turn): the margin becomes sqrt 2 x that spread, is saved with the
+    calibration, and a resumed oracle judges at it without measuring again. A margin asked
+    for stays as asked, with no run."""
+    twins = [0.8, 1.2] * (EDGE_RUNS // 2)
+    runner = LuckyTwinRunner(list(twins), cost_s=COST_S)
+    saved = tmp_path / CALIBRATION
+    calibration = Calibration("cpu", (), 4.0, ratio=4.0, baseline_measures=(BASE_S,) * 3)
+    oracle = CompileOracle(
+        calibration,
+        runner,
+        judging=replace(JUDGING, margin=None),
+        scratch=tmp_path,
+        calibration_path=saved,
+    )
+    assert oracle.margin == MIN_MARGIN
+    oracle.measure_edge(parse_file(repro))
+    assert [w for w, _, _ in runner.runs] == [0] * EDGE_RUNS  # its twin's runs, no other
+    assert oracle.margin == pytest.approx(2**0.5 * run_spread(twins))
+    assert oracle.margin > 0.3
+    resumed = CompileOracle(
+        Calibration.load(saved), runner, judging=replace(JUDGING, margin=None), scratch=tmp_path
+    )
+    resumed.measure_edge(parse_file(repro))
+    assert resumed.margin == oracle.margin and len(runner.runs) == EDGE_RUNS
+    asked = CompileOracle(calibration, runner, judging=JUDGING, scratch=tmp_path)
+    asked.measure_edge(parse_file(repro))
+    assert asked.margin == 0.0 and len(runner.runs) == EDGE_RUNS
+
+
+def test_a_run_with_a_graph_stage_measures_its_result_s_twin_before_the_pins_and_resumes(
+    repro: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between the graph stage and the passes at R, EDGE_RUNS runs of the stage's result's
+    twin, kept with the calibration; a resumed run measures none; an original with no
+    graph stage (narrow: the graph passes lead at R) keeps the original's twin's spread."""
+    out = tmp_path / "w.py"
+    wide = _minimize(repro, out, WidthRunner(endless=16), monkeypatch, max_calls=6, margin=None)
+    assert wide.graph_first is not None and wide.margin_used == MIN_MARGIN  # twins alike
+    work = out.with_name(out.name + ".work")
+    edge = Calibration.load(work / CALIBRATION).edge_measures
+    assert edge == (BASE_S,) * EDGE_RUNS
+    controls = [json.loads(line) for line in (work / CONTROLS).read_text().splitlines()]
+    assert [len(c["control"]["measures"]) for c in controls].count(EDGE_RUNS) == 1
+    _minimize(repro, out, WidthRunner(endless=16), monkeypatch, resume=True, margin=None)
+    controls = [json.loads(line) for line in (work / CONTROLS).read_text().splitlines()]
+    assert [len(c["control"]["measures"]) for c in controls].count(EDGE_RUNS) == 1
+    narrow_out = tmp_path / "n.py"
+    narrow = _minimize(
+        repro, narrow_out, WidthRunner(cost_s=0.02), monkeypatch, max_calls=3, margin=None
+    )
+    assert narrow.graph_first is None
+    narrow_work = narrow_out.with_name(narrow_out.name + ".work")
+    assert Calibration.load(narrow_work / CALIBRATION).edge_measures == ()
 
 
 class PhasedRunner(WidthRunner):

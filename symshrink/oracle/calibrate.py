@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from symshrink.files import atomic_write
 from symshrink.oracle import noise
 from symshrink.oracle.signature import Signature, compare, major_phases, merge_counts
 from symshrink.sandbox import Clock, Profile, Run
@@ -61,6 +62,13 @@ the ratio cancels and the floor, CPU seconds, does not. At 1 s the floor, not R,
 0.5 s it reached 9, its fresh runs 4.41-4.45x (docs/benchmarks.md)."""
 
 
+def run_spread(runs: Sequence[float]) -> float:
+    """NOISE_WIDTH standard deviations of `runs` over their mean (0: fewer than two)."""
+    if len(runs) < 2 or statistics.mean(runs) <= 0:
+        return 0.0
+    return NOISE_WIDTH * statistics.stdev(runs) / statistics.mean(runs)
+
+
 class CalibrationError(RuntimeError):
     """The original itself fails, or cannot be measured."""
 
@@ -78,6 +86,9 @@ class Calibration:
     (none: the slippage guard is off), `phases` its major phases (known only from runs that
     finished), `reference_s` the original's time in its longer reference run (None: there
     was none), `reference_stopped` whether that run, too, was stopped before its end.
+    `edge_measures` are the control's runs of the model the reduction at R starts from,
+    once the graph stage has shrunk it (`CompileOracle.measure_edge`; none: no such stage):
+    the twin a result is re-measured against is that short one, not the original's.
     """
 
     clock: Clock
@@ -92,6 +103,7 @@ class Calibration:
     reference_s: float | None = None
     reference_stopped: bool = True
     floor_s: float = 0.0
+    edge_measures: tuple[float, ...] = ()
 
     def limit(self, control_s: float, floor: bool = True) -> float:
         """Where a candidate whose control took `control_s` is stopped, before the margin
@@ -134,14 +146,15 @@ class Calibration:
     @property
     def spread(self) -> float:
         """NOISE_WIDTH standard deviations of one run, relative to their mean, of the runs
-        that ran to the end: how noisy this machine is.
+        that ran to the end: how noisy a run the margin must cover is.
 
-        In ratio mode those are the control's runs (the original's were stopped).
+        In ratio mode those are the control's runs (the original's were stopped), and once
+        the graph stage has run, its result's control's (`edge_measures`): a result is
+        re-measured against a twin of 0.2 s, not the original's of 1.5 s, and the shorter
+        one spreads more (`benchmarks/twin_spread.py`: 0.23-0.25 against 0.09-0.19).
         """
-        runs = self.baseline_measures or (() if self.stopped else self.measures)
-        if len(runs) < 2 or statistics.mean(runs) <= 0:
-            return 0.0
-        return NOISE_WIDTH * statistics.stdev(runs) / statistics.mean(runs)
+        runs = self.edge_measures or self.baseline_measures
+        return run_spread(runs or (() if self.stopped else self.measures))
 
     def signature(
         self, until: float | None = None, top: int = 5, phases: set[str] | None = None
@@ -173,6 +186,7 @@ class Calibration:
             "reference_s": self.reference_s,
             "reference_stopped": self.reference_stopped,
             "floor_s": self.floor_s,
+            "edge_measures": list(self.edge_measures),
         }
 
     @classmethod
@@ -192,10 +206,11 @@ class Calibration:
             reference_s=None if reference is None else _number(reference),
             reference_stopped=bool(data.get("reference_stopped", True)),
             floor_s=_number(data.get("floor_s", 0.0)),  # none before the floor existed
+            edge_measures=tuple(_number(m) for m in data.get("edge_measures", ())),
         )
 
     def save(self, path: Path) -> None:
-        path.write_text(json.dumps(self.to_dict()))
+        atomic_write(path, json.dumps(self.to_dict()))
 
     @classmethod
     def load(cls, path: Path) -> Calibration:

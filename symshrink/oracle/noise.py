@@ -84,8 +84,10 @@ def margin(judging: Judging, spread: float, ratio: bool) -> float:
     that ratio spreads RATIO_SPREAD x one run (`benchmarks/fresh.py`: results of the
     64-symbol seed reduced at the spread of one run, 0.15-0.18 on a noisy machine, held R
     in 71 of 75 fresh runs, with 8-11 free symbols; at a margin of 0.35, in 60 of 60, with
-    9-10). The spread is the original's twin's; a result's twin, shorter once the graph
-    passes have run, spreads more (`benchmarks/twin_spread.py`: 0.23-0.25 against 0.09-0.19).
+    9-10). The spread is the original's twin's until the graph stage has shrunk the model;
+    then its result's twin's (`CompileOracle.measure_edge`), which is what results are
+    re-measured against, and spreads more (`benchmarks/twin_spread.py`: 0.23-0.25 against
+    0.09-0.19).
     """
     if judging.margin is not None:
         return judging.margin
