@@ -5,7 +5,7 @@ twin measured 5 or more times within one reduction gives that machine's run-to-r
 each measure over its twin's median. From those, it draws calibrations many times and
 prints, for each way to turn the twin's calibration runs into a margin, its mean and
 p10-p90: the range of 3 runs over their median (the margin up to this session), and
-NOISE_WIDTH standard deviations over the mean of 3, 5 and 7 runs (`Calibration.spread`).
+NOISE_WIDTH standard deviations over the mean of 3, 5 and 7 runs (`calibrate.run_spread`).
 
     python benchmarks/margin_noise.py WORK_DIR [WORK_DIR ...] [--draws 20000]
     python benchmarks/margin_noise.py WORK_DIR [WORK_DIR ...] --by-length
@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from symshrink.oracle.calibrate import NOISE_WIDTH, Calibration
+from symshrink.oracle.calibrate import run_spread
 
 
 def twins(work_dirs: Sequence[Path], least: int) -> list[list[float]]:
@@ -67,14 +67,9 @@ def by_length(work_dirs: Sequence[Path]) -> None:
         pooled = [x / statistics.median(m) for m in inside for x in m]
         if len(pooled) < 2:
             continue
-        rel = NOISE_WIDTH * statistics.stdev(pooled) / statistics.mean(pooled)
+        rel = run_spread(pooled)
         label = f"{lo:g}-{hi:g} s" if hi != float("inf") else f">= {lo:g} s"
         print(f"| {label} | {len(inside)} | {len(pooled)} | {rel:.3f} |")
-
-
-def spread(runs: Sequence[float]) -> float:
-    """The margin's measure as calibration takes it now."""
-    return Calibration("cpu", (), 0.0, baseline_measures=tuple(runs)).spread
 
 
 def main() -> None:
@@ -90,9 +85,9 @@ def main() -> None:
     print(f"{len(pool)} measures, coefficient of variation {statistics.stdev(pool):.1%}\n")
     ways: dict[str, tuple[int, Callable[[Sequence[float]], float]]] = {
         "range of 3 / median": (3, lambda s: (max(s) - min(s)) / statistics.median(s)),
-        "spread of 3": (3, spread),
-        "spread of 5": (5, spread),
-        "spread of 7": (7, spread),
+        "spread of 3": (3, run_spread),
+        "spread of 5": (5, run_spread),
+        "spread of 7": (7, run_spread),
     }
     rng = random.Random(0)
     print("| margin measure | mean | p10 | p90 |")

@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.margin_noise import spread
 from benchmarks.seed import _run
 from symshrink.baseline import static_twin
+from symshrink.oracle.calibrate import run_spread
 from symshrink.repro.parse import parse_file
 from symshrink.repro.render import render
 from symshrink.sandbox import WarmPool
@@ -55,7 +55,7 @@ def main() -> None:
     for name, xs in times.items():
         print(
             f"| {name} | {statistics.median(xs):.2f} s | {min(xs):.2f}-{max(xs):.2f} s "
-            f"| {spread(xs):.3f} | {spread(xs[:5]):.3f} |"
+            f"| {run_spread(xs):.3f} | {run_spread(xs[:5]):.3f} |"
         )
 
 

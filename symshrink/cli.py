@@ -242,7 +242,8 @@ def minimize(
         typer.Option(
             help=_with_default(
                 "a candidate must reach (1 + MARGIN) x its limit to count as slow",
-                "the spread of the original's twin runs (x sqrt 2 for a ratio), at least 0.1",
+                "the spread of its twin's runs (the original's; after the graph stage, "
+                "its result's), x sqrt 2 for a ratio, at least 0.1",
             ),
             min=0.0,
         ),
