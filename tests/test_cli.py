@@ -77,7 +77,8 @@ def test_minimize_help_golden() -> None:
         "--timeout <float> hard cap on one oracle call, seconds [default: 600.0]",
         "-o, --out <path> output script [default: REPRO.min.py]",
         "--work-dir <path> journal and calibration [default: OUT.work]",
-        "[default: the spread of its twin's runs (the original's; after the graph stage, its result's), x sqrt 2 for a ratio, at least 0.1]",
+        "[default: the spread of its twin's runs (the original's; after the graph stage, "
+        "its result's), x sqrt 2 for a ratio, at least 0.1]",
         "--ratio <float> slow = still compiling at RATIO x the candidate's control",
         "--floor <float range> a slow candidate must also run at least FLOOR CPU seconds",
         "(shorter runs are judged by their noise; 0: no floor; --threshold ignores it) "

@@ -152,7 +152,7 @@ class Calibration:
         the graph stage has run, its result's control's (`edge_measures`): a result is
         re-measured against a twin of 0.2 s, not the original's of 0.7-1.7 s, and the two
         spread differently (`benchmarks/twin_spread.py`: 0.23-0.25 against 0.09-0.19 side by
-        side; docs/benchmarks.md's seed runs: 0.05-0.24 against 0.01-0.32).
+        side; docs/benchmarks.md's seed runs: 0.02-0.31 against 0.01-0.32).
         """
         runs = self.edge_measures or self.baseline_measures
         return run_spread(runs or (() if self.stopped else self.measures))
