@@ -4,7 +4,7 @@ Reads the `controls.jsonl` of finished or stopped reductions (their work directo
 twin measured 5 or more times within one reduction gives that machine's run-to-run noise:
 each measure over its twin's median. From those, it draws calibrations many times and
 prints, for each way to turn the twin's calibration runs into a margin, its mean and
-p10-p90: the range of 3 runs over their median (the margin up to this session), and
+p10-p90: the range of 3 runs over their median (an earlier margin), and
 NOISE_WIDTH standard deviations over the mean of 3, 5 and 7 runs (`calibrate.run_spread`).
 
     python benchmarks/margin_noise.py WORK_DIR [WORK_DIR ...] [--draws 20000]

@@ -1,8 +1,9 @@
 """How much one run of the original's twin spreads against one of a result's twin, side by side.
 
-The default margin comes from the original's twin's runs (`Calibration.spread`), while a
-result is judged against its own twin, often far shorter once the graph passes have run
-(the 64-symbol seed's: 1.3-1.6 s, its result's 0.2-0.3 s). This runs both twins `--runs`
+Calibration measures the original's twin, while a result is judged against its own twin,
+often far shorter once the graph passes have run (the 64-symbol seed's: 0.7-1.6 s, its
+result's 0.2-0.3 s; where a graph stage runs, the margin comes from its result's twin:
+`CompileOracle.measure_edge`). This runs both twins `--runs`
 times, alternating in one warm pool, and prints per twin its median, range and 1.7 sd
 over the mean (the margin's measure), over all runs and over the first 5 (what calibration
 measures).

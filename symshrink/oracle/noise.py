@@ -86,8 +86,8 @@ def margin(judging: Judging, spread: float, ratio: bool) -> float:
     in 71 of 75 fresh runs, with 8-11 free symbols; at a margin of 0.35, in 60 of 60, with
     9-10). The spread is the original's twin's until the graph stage has shrunk the model;
     then its result's twin's (`CompileOracle.measure_edge`), which is what results are
-    re-measured against, and spreads more (`benchmarks/twin_spread.py`: 0.23-0.25 against
-    0.09-0.19).
+    re-measured against, and spreads differently (`benchmarks/twin_spread.py`: 0.23-0.25
+    against 0.09-0.19 side by side; in docs/benchmarks.md's seed runs, less as often as more).
     """
     if judging.margin is not None:
         return judging.margin
