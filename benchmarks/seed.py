@@ -34,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from symshrink.baseline import static_twin
+from symshrink.repro.model import Repro
 from symshrink.repro.parse import parse_file
 from symshrink.repro.render import render
 from symshrink.sandbox import Job, Limits, Run, WarmPool, Workload, run_in_group
@@ -58,13 +59,13 @@ def _hottest(counts: Counter[str]) -> str | None:
 
 
 def fresh_ratios(
-    script: Path, runs: int, timeout_s: float, ratio: float
+    model: Repro, runs: int, timeout_s: float, ratio: float
 ) -> tuple[list[FreshRun], str | None, str | None]:
-    """The result and its static twin, each run to the end `runs` times, interleaved; and
-    the result's hot spot over the samples of all its runs, and over those up to `ratio` x
+    """`model` and its static twin, each run to the end `runs` times, interleaved; and
+    the model's hot spot over the samples of all its runs, and over those up to `ratio` x
     its twin's time in each (one run of a second holds ~50 samples, too few to tell two
     spots of a similar share apart)."""
-    twin = render(static_twin(parse_file(script)))
+    own, twin = render(model), render(static_twin(model))
     rows: list[FreshRun] = []
     samples: Counter[str] = Counter()
     at_limit: Counter[str] = Counter()
@@ -73,8 +74,7 @@ def fresh_ratios(
         with tempfile.TemporaryDirectory() as tmp:
             for _ in range(runs):
                 result, control = (
-                    _run(pool, Path(tmp), source, timeout_s)
-                    for source in (script.read_text(), twin)
+                    _run(pool, Path(tmp), source, timeout_s) for source in (own, twin)
                 )
                 counts = Counter(result.spots())
                 limited = Counter(result.spots(ratio * control.exit.cpu_s))
@@ -147,7 +147,7 @@ def main() -> None:
         raise SystemExit(f"minimize exited {code}")
     report = json.loads((result.with_name(result.name + ".work") / "report.json").read_text())
     fresh, hot_spot, hot_spot_at_limit = fresh_ratios(
-        result, args.runs, args.timeout, report["ratio"]
+        parse_file(result), args.runs, args.timeout, report["ratio"]
     )
     summary = {
         "command": " ".join(["symshrink", *command[3:]]),
