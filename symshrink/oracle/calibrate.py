@@ -59,7 +59,8 @@ stands against the median of 3 (`Judging.slow_control_runs`), and a run spreads 
 at every length from 0.25 s up under a moving load (`benchmarks/floor_noise.py`), which
 the ratio cancels and the floor, CPU seconds, does not. At 1 s the floor, not R, bound the
 64-symbol seed's result to 10-11 symbols (its graph stage takes the twin to 0.2 s); at
-0.5 s it reached 9, its fresh runs 4.41-4.45x (docs/benchmarks.md)."""
+0.5 s the floor does not bind there (its results of 8-11 symbols run about 1 s), and R and
+the margin decide (docs/benchmarks.md, the seed's section)."""
 
 
 def run_spread(runs: Sequence[float]) -> float:
