@@ -753,6 +753,7 @@ def sympy_repro(
     when its replay takes at least half their time in the compile (3 of 3 fresh runs)."""
     from symshrink import sympy_repro as sr
 
+    parse_file(repro)  # bad input is one line and exit 2 here, not a failed recording
     target = out or sr.script_path(repro)
     try:
         built = sr.build(

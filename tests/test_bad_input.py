@@ -97,6 +97,28 @@ def test_bad_input_is_one_line_exit_2(
         assert path.read_bytes() == before
 
 
+@pytest.mark.parametrize("command", ["minimize", "program", "sympy-repro", "run", "triage"])
+@pytest.mark.parametrize("case", ["missing", "syntax"])
+def test_every_command_that_reads_a_repro_refuses_bad_input_alike(
+    good: str, tmp_path: Path, command: str, case: str
+) -> None:
+    """As `inspect` does: the file is read before any child runs, so a missing file or a
+    syntax error is one line naming it and exit 2, not a failed child's traceback."""
+    path = tmp_path / "repro.py"
+    if case == "syntax":
+        path.write_bytes(mutate(good, ("def load_args(reader):", "def load_args(reader:")) or b"")
+    result = subprocess.run(
+        [sys.executable, "-m", "symshrink", command, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(path) in lines[0], result.stderr
+    assert ("no such file" if case == "missing" else "syntax error") in lines[0]
+
+
 def test_not_utf8_names_the_line(good: str, tmp_path: Path) -> None:
     path = tmp_path / "latin1.py"
     path.write_bytes(good.encode() + "# caf\xe9\n".encode("latin-1"))
