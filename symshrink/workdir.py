@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,10 +23,15 @@ from symshrink.repro.model import Repro
 from symshrink.sandbox import JOB_PREFIX, POOL_PREFIX
 from symshrink.standalone import render_output
 
+log = logging.getLogger(__name__)
+
 # The folders made in a work directory while a command runs there, and removed when it
 # ends: a killed run leaves them behind (the candidates', the kill files', the warm pool's,
 # and those of `symshrink report`'s measurements).
 SCRATCH_PREFIXES = (JOB_PREFIX, KILL_PREFIX, POOL_PREFIX, BENCH_PREFIX)
+
+RESUMED = (JOURNAL, CONTROLS, CALIBRATION, JUDGED_BY)
+"""The files `--resume` goes on from; a fresh run starts without them."""
 
 
 def output_path(repro: Path, out: Path | None) -> Path:
@@ -82,6 +88,10 @@ class WorkDir:
             prepare_work(self.path, resume)
             if resume and (self / JUDGED_BY).exists():
                 check_resumable(self / JUDGED_BY, judged)
+            elif resume and not any((self / n).exists() for n in RESUMED):
+                # A mistyped -o or --work-dir would otherwise start hours of work afresh
+                # unannounced; a bot that always passes --resume still gets its run.
+                log.warning("--resume: no earlier run in %s; starting afresh", self.path)
             yield
 
     def judged(self, judged: dict[str, Any]) -> None:
@@ -97,7 +107,7 @@ def prepare_work(work: Path, resume: bool) -> None:
     journal and calibration must be files, and a fresh run starts without them."""
     for folder in (f for prefix in SCRATCH_PREFIXES for f in work.glob(f"{prefix}*")):
         shutil.rmtree(folder, ignore_errors=True)
-    for name in (JOURNAL, CONTROLS, CALIBRATION, JUDGED_BY):
+    for name in RESUMED:
         path = work / name
         if path.exists() and not path.is_file():
             raise UsageError("not a regular file; remove it or choose another --work-dir", path)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -15,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from symshrink.records import JOURNAL
 from symshrink.repro.parse import parse_file
-from symshrink.workdir import SCRATCH_PREFIXES, prepare_work
+from symshrink.workdir import SCRATCH_PREFIXES, WorkDir, prepare_work
 
 pytestmark = [pytest.mark.torch, pytest.mark.spawns]  # written by torch; minimize runs
 
@@ -124,3 +126,21 @@ def test_a_run_removes_the_scratch_folders_a_killed_run_left(tmp_path: Path) -> 
     (tmp_path / "kept").mkdir()
     prepare_work(tmp_path, resume=True)
     assert [p.name for p in tmp_path.iterdir()] == ["kept"]
+
+
+def test_resume_with_nothing_to_resume_says_so_and_starts_afresh(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A mistyped -o or --work-dir must not start a long run afresh without a word."""
+    repro = tmp_path / "r.py"
+    repro.write_text("")
+    work = WorkDir.make(repro, None, None, None)
+    with caplog.at_level(logging.WARNING), work.locked({"ratio": 4.0}, resume=True):
+        pass
+    assert f"--resume: no earlier run in {work.path}; starting afresh" in caplog.text
+    caplog.clear()
+    (work / JOURNAL).write_text("")
+    work.judged({"ratio": 4.0})
+    with caplog.at_level(logging.WARNING), work.locked({"ratio": 4.0}, resume=True):
+        pass
+    assert "--resume" not in caplog.text
