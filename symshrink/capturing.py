@@ -386,7 +386,9 @@ def _resolve(program: tuple[str, ...]) -> list[str]:
     command = program[0]
     found = shutil.which(command) if os.sep not in command else command
     if found is None or not os.access(found, os.X_OK) or os.path.isdir(found):
-        raise UsageError("not a command that can be run", command)
+        script = command.endswith(".py") and os.path.isfile(command)
+        hint = f" (a Python script runs as: -- python {command})" if script else ""
+        raise UsageError("not a command that can be run" + hint, command)
     return list(program)
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import re
 import shlex
 import signal
@@ -176,9 +177,16 @@ def _check(options: Options) -> None:
     if options.out.exists() and not options.out.is_dir():
         raise UsageError("not a folder; choose another -o", options.out)
     if options.repro is not None:
-        from symshrink.repro.parse import parse_file
+        from symshrink.repro.parse import NOT_A_REPRO, parse_file
 
-        parse_file(options.repro)  # one line naming the file when it is not a repro
+        try:
+            parse_file(options.repro)  # one line naming the file when it is not a repro
+        except ReproError as e:
+            if e.message != NOT_A_REPRO:
+                raise
+            # Most likely the program itself, given where its repro goes.
+            hint = f"; a program goes after --: symshrink triage -- python {options.repro}"
+            raise ReproError(e.message + hint, options.repro) from None
     if options.add_to_corpus is not None:
         from symshrink import corpus
 
@@ -187,9 +195,20 @@ def _check(options: Options) -> None:
 
 def split_target(target: Sequence[str]) -> tuple[tuple[str, ...], Path | None]:
     """The command line's target: one `.py` argument is a repro script, anything else a
-    program to run (`python prog.py` runs a program; `prog.py` alone is a repro)."""
-    if len(target) == 1 and target[0].endswith(".py"):
-        return (), Path(target[0])
+    program to run (`python prog.py` runs a program; `prog.py` alone is a repro).
+
+    Everything after the target is the program's, so an option typed after a script that
+    cannot run itself was meant for triage: that is one line saying where options go."""
+    first = target[0] if target else ""
+    if len(target) == 1 and first.endswith(".py"):
+        return (), Path(first)
+    script = len(target) > 1 and first.endswith(".py") and not os.access(first, os.X_OK)
+    if script and target[1].startswith("-"):
+        raise UsageError(
+            f"options go before it: symshrink triage [OPTIONS] {first} "
+            f"(a program: symshrink triage [OPTIONS] -- python {first} ARGS)",
+            first,
+        )
     return tuple(target), None
 
 

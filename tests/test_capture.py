@@ -181,11 +181,16 @@ def test_a_program_without_torch_compile_is_exit_1(tmp_path: Path) -> None:
     [
         ([], "Missing argument 'PROGRAM'"),
         (["--", "no-such-command-here"], "no-such-command-here: not a command that can be run"),
+        (
+            ["--", "prog.py"],
+            "prog.py: not a command that can be run (a Python script runs as: -- python prog.py)",
+        ),
         (["--timeout", "0", "--", "true"], "Invalid value for '--timeout': 0 is not > 0"),
         (["--min-seconds", "-1", "--", "true"], "Invalid value for '--min-seconds'"),
     ],
 )
 def test_bad_options_are_one_line_exit_2(tmp_path: Path, args: list[str], says: str) -> None:
+    (tmp_path / "prog.py").write_text("print('not executable')\n")
     done = _capture(tmp_path, *args)
     assert done.returncode == 2
     assert len(done.stderr.splitlines()) == 1 and says in done.stderr, done.stderr

@@ -297,9 +297,17 @@ def test_the_api_names_stay_functions_whatever_is_imported() -> None:
         (["--budget", "soon", "x.py"], "not a duration"),
         (["missing.py"], "missing.py"),
         (["--add-to-corpus", "a b", "--", "python", "prog.py"], "bad entry name"),
+        (
+            ["prog.py"],
+            "prog.py: no `class Repro` (not an after-aot repro); a program goes "
+            "after --: symshrink triage -- python prog.py",
+        ),
+        (["prog.py", "--budget", "5m"], "prog.py: options go before it"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(tmp_path: Path, args: list[str], says: str) -> None:
+    """A program given where its repro goes (the commonest slip) says how to give it."""
+    (tmp_path / "prog.py").write_text("print('a program, not a repro')\n")
     done = _triage(tmp_path, *args)
     assert done.returncode == 2, done.stderr
     assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1

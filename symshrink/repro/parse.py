@@ -41,6 +41,9 @@ _SYMBOL_NAME = re.compile(r"^[a-z]+\d+$")
 _TENSOR_KWARGS = ("storage_offset", "dtype", "requires_grad", "is_leaf")
 
 
+NOT_A_REPRO = "no `class Repro` (not an after-aot repro)"
+
+
 def read_source(path: str | Path) -> str:
     """The script's text; a ReproError for a missing, irregular, empty, binary or non-UTF-8 file."""
     p = Path(path)
@@ -95,9 +98,7 @@ class _Parser:
         except SyntaxError as e:
             raise self.error(f"syntax error: {e.msg}", e.lineno) from None
         hints, last_hint_line = self.hint_lines(tree)
-        repro_class = self.find(
-            tree, ast.ClassDef, "Repro", "no `class Repro` (not an after-aot repro)"
-        )
+        repro_class = self.find(tree, ast.ClassDef, "Repro", NOT_A_REPRO)
         load_args = self.find(tree, ast.FunctionDef, "load_args", "no `def load_args(reader)`")
         inputs, storages, tail = self.load_args(load_args)
         module_source = self.segment(repro_class)
