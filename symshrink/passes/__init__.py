@@ -28,6 +28,7 @@ SCHEDULE: tuple[str, ...] = (
     "drop-outputs",
     "inline-constants",
     "bypass-nodes",
+    "bypass-pairs",
     "simplify-exprs",
     "merge-symbols",
     "lift-divisions",
@@ -36,7 +37,8 @@ SCHEDULE: tuple[str, ...] = (
 )
 """The order in which the reducer runs the passes, round after round. Pinning free symbols
 comes first: on a width-driven original each symbol gone makes every later call cheaper;
-merging repeated SymInt inputs, dropping outputs and bypassing nodes come next (inputs
+merging repeated SymInt inputs, dropping outputs and bypassing nodes (one at a time, then
+a node with the node it reads) come next (inputs
 forward never reads go in every candidate's normalization), then simplifying expressions,
 whose candidates compile the graph the bypasses left and whose proofs stand on it (the
 planted reductions: 135.5 calls against 137.5 with simplifying before bypassing), fine
@@ -51,7 +53,7 @@ schedule with them first). So `minimize_stages.stages` runs them first as a stag
 own, an edit kept only while the candidate stays slow at 2R, where the original's headroom
 allows; where it is under 2R, they lead the passes at R instead (`minimize_stages.led_by_graph`)."""
 
-GRAPH_PASSES: tuple[str, ...] = ("drop-outputs", "bypass-nodes")
+GRAPH_PASSES: tuple[str, ...] = ("drop-outputs", "bypass-nodes", "bypass-pairs")
 """The passes that shrink the graph itself, and with it the twin that every later call is
 measured against and killed at a multiple of."""
 
