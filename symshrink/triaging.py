@@ -202,8 +202,8 @@ def split_target(target: Sequence[str]) -> tuple[tuple[str, ...], Path | None]:
     first = target[0] if target else ""
     if len(target) == 1 and first.endswith(".py"):
         return (), Path(first)
-    script = len(target) > 1 and first.endswith(".py") and not os.access(first, os.X_OK)
-    if script and target[1].startswith("-"):
+    cannot_run = len(target) > 1 and first.endswith(".py") and not os.access(first, os.X_OK)
+    if cannot_run and target[1].startswith("-"):
         raise UsageError(
             f"options go before it: symshrink triage [OPTIONS] {first} "
             f"(a program: symshrink triage [OPTIONS] -- python {first} ARGS)",

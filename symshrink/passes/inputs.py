@@ -9,10 +9,10 @@ SymInt inputs with one expression (`sym_size_int_64` and `sym_sum`, both the sam
 are two placeholders the trace may treat apart: read as one, they are one candidate.
 
 A node and the node it reads are also bypassed as one edit (`BypassPair`): slowness is
-not monotone in the graph either. In the 64-symbol seed's result, bypassing the `mul` that
-feeds a `sum` alone took its ratio from 5.2x to 4.8x, the `sum` alone to 3.9x, both at
-once to 6.3x (`benchmarks/fresh.py`-style runs, docs/benchmarks.md); single bypasses,
-each judged fast, never reach the pair.
+not monotone in the graph either. In a result of the 64-symbol seed, bypassing the `mul`
+that feeds a `sum` alone took its ratio from 5.2x to 4.8x, the `sum` alone to 3.9x, both
+at once to 6.3x (docs/benchmarks.md, the seed's section); single bypasses, each judged
+fast, never reach the pair.
 """
 
 from __future__ import annotations
