@@ -6,6 +6,7 @@ SIGKILLed in the middle of a call; the candidate it orphaned must not survive th
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -28,6 +29,7 @@ from symshrink.sandbox.dask_runner import (
     reap_orphans,
     relocate,
 )
+from symshrink.sandbox.lifeline import Child, start
 from symshrink.search import minimize as sequential
 from symshrink.speculate import speculate
 
@@ -62,11 +64,12 @@ sys.exit(0 if re.search(r"s\\d+ \\+ s\\d+[^/]*//160", text) else 1)
 """
 
 
-def _dask(tmp: Path, name: str, *args: str) -> subprocess.Popen:
+def _dask(tmp: Path, name: str, *args: str) -> Child:
+    """A scheduler or worker started the way symshrink starts a child: a pytest killed
+    mid-module (a CI job stopped) takes it along instead of leaving it running."""
     with open(tmp / f"{name}.log", "wb") as log:  # the child keeps its own copy
-        return subprocess.Popen(
-            [sys.executable, "-m", "dask", *args], stdout=log, stderr=subprocess.STDOUT
-        )
+        argv = [sys.executable, "-m", "dask", *args]
+        return start(argv, stdout=log, stderr=subprocess.STDOUT, in_flight=False)
 
 
 @pytest.fixture(scope="module")
@@ -86,13 +89,11 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield json.loads(info.read_text())["address"]
     finally:
         for p in procs:
-            p.terminate()
+            p.proc.terminate()
         for p in procs:
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                p.proc.wait(timeout=20)  # a clean shutdown first, then nothing left
+            p.close()
 
 
 @pytest.fixture(scope="module")
