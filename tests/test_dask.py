@@ -21,7 +21,7 @@ import pytest
 
 from symshrink.cancel import Cancelled, Token, run_in
 from symshrink.errors import UsageError
-from symshrink.sandbox import Job, Limits, Workload, read_stat, run_job
+from symshrink.sandbox import Child, Job, Limits, Workload, read_stat, run_job, start
 from symshrink.sandbox.dask_runner import (
     INSTALL_HINT,
     DaskRunner,
@@ -29,7 +29,6 @@ from symshrink.sandbox.dask_runner import (
     reap_orphans,
     relocate,
 )
-from symshrink.sandbox.lifeline import Child, start
 from symshrink.search import minimize as sequential
 from symshrink.speculate import speculate
 

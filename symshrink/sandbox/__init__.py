@@ -18,6 +18,7 @@ and warm workers do.
 from __future__ import annotations
 
 from symshrink.sandbox.lifeline import (
+    Child,
     Interrupted,
     interrupts,
     resume,
@@ -48,6 +49,7 @@ __all__ = [
     "JOB_PREFIX",
     "POOL_PREFIX",
     "RETRACE_PHASES",
+    "Child",
     "Clock",
     "ColdRunner",
     "CommandRunner",
